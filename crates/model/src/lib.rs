@@ -1,0 +1,19 @@
+//! doc-bridge's artifact model: the types of every artifact and their JSON, canonical JSON and
+//! content hashing, JSON Schema export, and atomic artifact I/O.
+//!
+//! Architecture invariant: this crate knows nothing about how artifacts are produced. It depends
+//! on serde and hashing crates only; every other doc-bridge crate depends on it.
+
+pub mod artifact;
+pub mod config;
+mod diagnostic;
+pub mod hash;
+pub mod ids;
+pub mod index;
+pub mod retrieval;
+pub mod schema;
+pub mod snapshot;
+
+pub use hash::{ContentHash, SEMANTIC_HASH_ALGO};
+pub use ids::{EntityId, RelPath};
+pub use retrieval::{FIELD_NAMES, Field};

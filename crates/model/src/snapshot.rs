@@ -1,0 +1,546 @@
+//! The discovery snapshot (`.doc-bridge/snapshot.json`): what was observed in the repository.
+//!
+//! Entities, relations and diagnostics, each with evidence (path, lines, content hash). Every
+//! list is sorted by a total order at construction, so the serialized bytes never depend on
+//! file-discovery order or thread count.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::hash::ContentHash;
+use crate::ids::{EntityId, RelPath};
+
+/// The `type` tag of a snapshot artifact.
+pub const SNAPSHOT_TYPE: &str = "doc-bridge-snapshot";
+/// The snapshot schema version this build writes and reads.
+pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
+/// Top-level fields left out of the snapshot's `contentHash`.
+pub const SNAPSHOT_HASH_EXCLUDED: &[&str] = &["contentHash", "generatedAt", "stats"];
+
+/// `.doc-bridge/snapshot.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Snapshot {
+    /// Always [`SNAPSHOT_TYPE`].
+    #[serde(rename = "type")]
+    pub artifact_type: String,
+    /// Always [`SNAPSHOT_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// sha256-semantic-v1 over the snapshot minus [`SNAPSHOT_HASH_EXCLUDED`].
+    pub content_hash: ContentHash,
+    /// Always `sha256-semantic-v1`.
+    pub content_hash_algo: String,
+    /// RFC 3339 time of the run that first produced this content.
+    pub generated_at: String,
+    /// The project the snapshot describes.
+    pub project: Project,
+    /// Analyzer versions by analyzer name; a change invalidates cached analyses.
+    pub analyzers: BTreeMap<String, u32>,
+    /// Every file the walk admitted, sorted by path.
+    pub files: Vec<FileRecord>,
+    /// Observed entities, sorted by id.
+    pub entities: Vec<Entity>,
+    /// Observed and declared relations, sorted by (from, kind, to).
+    pub relations: Vec<Relation>,
+    /// Problems found while observing, sorted by (path, line, code, message).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Counts for people; outside the hash.
+    pub stats: SnapshotStats,
+}
+
+/// The project name and its root as written in artifacts (always `.`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Project {
+    /// From the config, else the root manifest's package name, else the root directory name.
+    pub name: String,
+    /// Always `.`: artifacts never record absolute paths.
+    pub root: String,
+}
+
+/// One file the walk admitted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileRecord {
+    /// Repository-relative path.
+    pub path: RelPath,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// sha256 of the bytes as stored.
+    pub content_hash: ContentHash,
+    /// What the file was analysed as.
+    pub class: FileClass,
+    /// Line count, for files analysed as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<u32>,
+}
+
+/// What a file was analysed as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileClass {
+    /// A Markdown document.
+    Document,
+    /// A source module in a supported language.
+    Module,
+    /// A package manifest.
+    Manifest,
+    /// The doc-bridge config file.
+    Config,
+    /// Any other file: inventoried (it can be a link target) but not analysed.
+    Other,
+    /// Too large to analyse (`safety.maxFileBytes`).
+    Oversize,
+    /// Binary content or invalid UTF-8 where text was expected.
+    Unreadable,
+}
+
+/// The closed set of entity kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntityKind {
+    /// A documentation file.
+    Document,
+    /// A source module.
+    Module,
+    /// A directory that holds modules.
+    Area,
+    /// A package declared by a manifest.
+    Package,
+}
+
+impl EntityKind {
+    /// The kebab-case name used in ids and artifacts.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EntityKind::Document => "document",
+            EntityKind::Module => "module",
+            EntityKind::Area => "area",
+            EntityKind::Package => "package",
+        }
+    }
+}
+
+/// An observed entity, tagged by `kind`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Entity {
+    /// A documentation file.
+    Document(Document),
+    /// A source module.
+    Module(Module),
+    /// A directory that holds modules.
+    Area(Area),
+    /// A package declared by a manifest.
+    Package(Package),
+}
+
+impl Entity {
+    /// The entity id.
+    pub fn id(&self) -> &EntityId {
+        match self {
+            Entity::Document(d) => &d.id,
+            Entity::Module(m) => &m.id,
+            Entity::Area(a) => &a.id,
+            Entity::Package(p) => &p.id,
+        }
+    }
+    /// The entity kind.
+    pub fn kind(&self) -> EntityKind {
+        match self {
+            Entity::Document(_) => EntityKind::Document,
+            Entity::Module(_) => EntityKind::Module,
+            Entity::Area(_) => EntityKind::Area,
+            Entity::Package(_) => EntityKind::Package,
+        }
+    }
+    /// The file or directory the entity stands for.
+    pub fn path(&self) -> &RelPath {
+        match self {
+            Entity::Document(d) => &d.path,
+            Entity::Module(m) => &m.path,
+            Entity::Area(a) => &a.path,
+            Entity::Package(p) => &p.path,
+        }
+    }
+    /// The entity's content hash.
+    pub fn content_hash(&self) -> &ContentHash {
+        match self {
+            Entity::Document(d) => &d.content_hash,
+            Entity::Module(m) => &m.content_hash,
+            Entity::Area(a) => &a.content_hash,
+            Entity::Package(p) => &p.content_hash,
+        }
+    }
+    /// A human name: a document's title, a module's file name, an area's directory, a package's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Entity::Document(d) => &d.title,
+            Entity::Module(m) => m.path.file_name(),
+            Entity::Area(a) => &a.title,
+            Entity::Package(p) => &p.name,
+        }
+    }
+}
+
+/// A documentation file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Document {
+    /// `document:<path>`.
+    pub id: EntityId,
+    /// The file.
+    pub path: RelPath,
+    /// sha256 of the file bytes.
+    pub content_hash: ContentHash,
+    /// Front matter title, else first H1, else the file stem.
+    pub title: String,
+    /// Where the title came from.
+    pub title_source: TitleSource,
+    /// Headings of levels 1 to 3.
+    pub headings: Vec<Heading>,
+    /// Front matter description, else the first paragraph, bounded.
+    pub summary: String,
+    /// The whole document as plain text (no markup, no code fences).
+    pub body: String,
+    /// Front matter `tags`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Front matter `audience` (for example `agent`, `human`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub audience: Vec<String>,
+    /// Front matter `owner`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Front matter `checks`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<String>,
+    /// Front matter `covers`, as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covers: Vec<String>,
+    /// The document's language (lowercase tag such as `en`, `ja`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Where the language came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language_source: Option<LanguageSource>,
+    /// Whether the document lies under the agent corpus root (`corpus.agent.root`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub agent_doc: bool,
+    /// Other front matter keys, converted to JSON.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub front_matter: BTreeMap<String, serde_json::Value>,
+    /// Line count.
+    pub line_count: u32,
+}
+
+/// Where a document's title came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TitleSource {
+    /// Front matter `title`.
+    FrontMatter,
+    /// The first level-1 heading.
+    Heading,
+    /// The file stem.
+    FileStem,
+}
+
+/// Where a document's language came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LanguageSource {
+    /// Front matter `lang`, `language` or `locale`.
+    FrontMatter,
+    /// A locale folder in the path (`docs/ja/...`, `i18n/fr/...`).
+    Path,
+}
+
+/// A heading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Heading {
+    /// 1 to 3.
+    pub level: u8,
+    /// Plain text.
+    pub text: String,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// A source module.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Module {
+    /// `module:<path>`.
+    pub id: EntityId,
+    /// The file.
+    pub path: RelPath,
+    /// sha256 of the file bytes.
+    pub content_hash: ContentHash,
+    /// `typescript`, `tsx`, `javascript`, `rust`, `python` or `go`.
+    pub language: String,
+    /// Exported symbols in source order.
+    pub symbols: Vec<Symbol>,
+    /// Imports in source order, each with its resolution.
+    pub imports: Vec<Import>,
+    /// Line count.
+    pub line_count: u32,
+}
+
+/// An exported symbol.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Symbol {
+    /// The exported name.
+    pub name: String,
+    /// `function`, `class`, `struct`, ... as the analyzer reports it.
+    pub kind: String,
+    /// 1-based line.
+    pub line: u32,
+    /// Re-exported from elsewhere rather than declared here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reexport: bool,
+    /// For re-exports, the source specifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+/// An import and what it resolved to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Import {
+    /// The specifier as written (`./session`, `crate::model`, `.store`, `example.com/x/y`).
+    pub specifier: String,
+    /// `static`, `dynamic`, `re-export` or `mod-decl`.
+    pub kind: String,
+    /// Imported names, when the syntax lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// 1-based line.
+    pub line: u32,
+    /// How the specifier resolved.
+    pub resolution: ImportResolution,
+    /// The resolved targets (modules, or a package when no entry module was found).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<EntityId>,
+}
+
+/// How an import specifier resolved. Never a guess: `unresolved` when a relative or workspace
+/// import names nothing that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ImportResolution {
+    /// To modules in this repository.
+    Internal,
+    /// To a workspace package whose entry module was not found.
+    Package,
+    /// A dependency outside the repository (npm package, crate, stdlib, ...).
+    External,
+    /// Looked internal (relative, `crate::`, a workspace package) but names nothing that exists.
+    Unresolved,
+}
+
+/// A directory that holds modules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Area {
+    /// `area:<dir>`.
+    pub id: EntityId,
+    /// The directory (`.` for the repository root).
+    pub path: RelPath,
+    /// sha256 of the area as recorded (its id, path, package and module count).
+    pub content_hash: ContentHash,
+    /// The directory path, for display.
+    pub title: String,
+    /// The package whose root holds the area, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package_id: Option<EntityId>,
+    /// How many modules the area holds directly.
+    pub module_count: u32,
+}
+
+/// A package declared by a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Package {
+    /// `package:<name>` (or `package:<name>@<dir>` when two manifests declare the same name).
+    pub id: EntityId,
+    /// The package root directory.
+    pub path: RelPath,
+    /// sha256 of the manifest file.
+    pub content_hash: ContentHash,
+    /// The package name (npm name, crate name, Python project name, Go module path).
+    pub name: String,
+    /// Which ecosystem's manifest declared it.
+    pub ecosystem: Ecosystem,
+    /// The manifest file.
+    pub manifest: RelPath,
+    /// Declared version, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// package.json `scripts`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub scripts: BTreeMap<String, String>,
+    /// Workspace member globs (package.json `workspaces`, Cargo `[workspace] members`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workspaces: Vec<String>,
+    /// Declared dependencies, sorted by (name, kind).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<Dependency>,
+    /// The package manager the checks default to (`npm`, `pnpm`, `yarn`, `bun`, `cargo`, `pytest`, `go`).
+    pub package_manager: String,
+    /// Whether the manifest only declares a workspace (a Cargo virtual manifest).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub virtual_workspace: bool,
+}
+
+/// Package ecosystems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ecosystem {
+    /// package.json
+    Npm,
+    /// Cargo.toml
+    Cargo,
+    /// pyproject.toml
+    Python,
+    /// go.mod
+    Go,
+}
+
+/// A declared dependency.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Dependency {
+    /// The dependency's package name.
+    pub name: String,
+    /// `normal`, `dev`, `build`, `peer` or `optional`.
+    pub kind: String,
+}
+
+/// The closed set of relation kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RelationKind {
+    /// package → area → module.
+    Contains,
+    /// module → module (or package).
+    Imports,
+    /// package → package, from manifests.
+    DependsOn,
+    /// document → document or module, from relative links.
+    LinksTo,
+    /// document → module, package or area, from inline code.
+    Mentions,
+    /// document → entity, declared in front matter.
+    Covers,
+}
+
+impl RelationKind {
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RelationKind::Contains => "contains",
+            RelationKind::Imports => "imports",
+            RelationKind::DependsOn => "depends-on",
+            RelationKind::LinksTo => "links-to",
+            RelationKind::Mentions => "mentions",
+            RelationKind::Covers => "covers",
+        }
+    }
+}
+
+/// Whether a relation was observed in content or declared by an author.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provenance {
+    /// Read from code, links, mentions or layout.
+    Observed,
+    /// Declared by a person (front matter `covers`, manifest dependencies).
+    Declared,
+}
+
+/// A relation between two entities.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Relation {
+    /// Source entity.
+    pub from: EntityId,
+    /// Target entity.
+    pub to: EntityId,
+    /// Relation kind.
+    pub kind: RelationKind,
+    /// Observed or declared.
+    pub provenance: Provenance,
+    /// Where it was seen (the first occurrence).
+    pub evidence: Evidence,
+    /// What made the link: a symbol name, an import specifier, a link target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+}
+
+/// Where something was seen.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Evidence {
+    /// The file.
+    pub path: RelPath,
+    /// First and last line, 1-based inclusive (`[0, 0]` when the evidence is the whole file).
+    pub lines: [u32; 2],
+    /// sha256 of the file bytes when it was seen.
+    pub content_hash: ContentHash,
+}
+
+/// Diagnostic severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// Probably a problem.
+    Warning,
+    /// A problem.
+    Error,
+}
+
+/// A problem found while observing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Diagnostic {
+    /// Stable id: sha256 (first 16 hex digits) of canonical `{code, path, line, message}`.
+    pub id: String,
+    /// Stable code (`broken-link`, `invalid-utf8`, ...).
+    pub code: String,
+    /// Severity.
+    pub severity: Severity,
+    /// The file concerned.
+    pub path: RelPath,
+    /// 1-based line, when it applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// What happened and what to do; never more than a short quote of file content.
+    pub message: String,
+    /// The entity concerned, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<EntityId>,
+}
+
+/// Snapshot counts, outside the hash.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotStats {
+    /// Files admitted by the walk.
+    pub files: u64,
+    /// Entities by kind.
+    pub entities: BTreeMap<String, u64>,
+    /// Relations by kind.
+    pub relations: BTreeMap<String, u64>,
+    /// Diagnostics by code.
+    pub diagnostics: BTreeMap<String, u64>,
+    /// Files whose analysis came from the cache.
+    #[serde(default)]
+    pub reused_analyses: u64,
+}
