@@ -1,1 +1,18 @@
-//! placeholder
+//! Discovery: walks a repository, reads each admitted file once, runs its analyzer, resolves
+//! relations and builds the snapshot.
+//!
+//! Architecture invariant: discovery never reads outside the root (symbolic links are never
+//! followed) and never calls an agent; the snapshot is a pure function of the files' bytes and
+//! the configuration.
+
+pub mod areas;
+pub mod build;
+pub mod documents;
+pub mod imports;
+pub mod manifest;
+pub mod observe;
+pub mod packages;
+pub mod walk;
+
+pub use build::{BuildOptions, analyzer_versions, build_snapshot};
+pub use walk::{WalkOptions, walk};

@@ -21,7 +21,10 @@ pub fn to_artifact_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ArtifactErr
 /// synced, then renamed over the target. Creates parent directories. Readers never observe a
 /// torn file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
-    let io = |source| ArtifactError::Io { path: path.to_path_buf(), source };
+    let io = |source| ArtifactError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -47,13 +50,23 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, Artifact
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(ArtifactError::Io { path: path.to_path_buf(), source }),
+        Err(source) => {
+            return Err(ArtifactError::Io {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
     };
-    let malformed = |detail: String| ArtifactError::Malformed { path: path.to_path_buf(), detail };
+    let malformed = |detail: String| ArtifactError::Malformed {
+        path: path.to_path_buf(),
+        detail,
+    };
     let mut deserializer = serde_json::Deserializer::from_slice(&bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer)
         .map_err(|e| malformed(format!("{} (at `{}`)", e.inner(), e.path())))?;
-    deserializer.end().map_err(|e| malformed(format!("trailing content: {e}")))?;
+    deserializer
+        .end()
+        .map_err(|e| malformed(format!("trailing content: {e}")))?;
     Ok(Some(value))
 }
 
@@ -102,7 +115,9 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(dir.path().join("nested")).unwrap().collect();
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("nested"))
+            .unwrap()
+            .collect();
         assert_eq!(names.len(), 1);
     }
 

@@ -21,7 +21,8 @@ pub const DEFAULT_AGENT_ROOT: &str = "docs/for-agents";
 /// Default `analysis.areas.depth`.
 pub const DEFAULT_AREA_DEPTH: u32 = 1;
 /// Default `analysis.areas.sourceRoots`.
-pub const DEFAULT_SOURCE_ROOTS: &[&str] = &["src", "lib", "source", "app", "internal", "pkg", "cmd"];
+pub const DEFAULT_SOURCE_ROOTS: &[&str] =
+    &["src", "lib", "source", "app", "internal", "pkg", "cmd"];
 
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -152,7 +153,10 @@ impl AreasConfig {
     pub fn source_roots(&self) -> Vec<String> {
         match &self.source_roots {
             Some(roots) => roots.clone(),
-            None => DEFAULT_SOURCE_ROOTS.iter().map(|s| (*s).to_owned()).collect(),
+            None => DEFAULT_SOURCE_ROOTS
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
         }
     }
 }
@@ -264,7 +268,10 @@ pub struct LlmsConfig {
 
 impl Default for LlmsConfig {
     fn default() -> Self {
-        LlmsConfig { enabled: true, path: None }
+        LlmsConfig {
+            enabled: true,
+            path: None,
+        }
     }
 }
 
@@ -283,7 +290,11 @@ pub struct ConfigError {
 impl Config {
     /// Parses and validates a config file's bytes.
     pub fn parse(bytes: &[u8], file: &str) -> Result<Config, ConfigError> {
-        let err = |key: String, message: String| ConfigError { file: file.to_owned(), key, message };
+        let err = |key: String, message: String| ConfigError {
+            file: file.to_owned(),
+            key,
+            message,
+        };
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
         let config: Config = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
             let key = e.path().to_string();
@@ -292,7 +303,9 @@ impl Config {
         deserializer
             .end()
             .map_err(|e| err(".".into(), format!("trailing content: {e}")))?;
-        config.validate().map_err(|(key, message)| err(key.into(), message))?;
+        config
+            .validate()
+            .map_err(|(key, message)| err(key.into(), message))?;
         Ok(config)
     }
 
@@ -300,7 +313,10 @@ impl Config {
         if self.schema_version != CONFIG_SCHEMA_VERSION {
             return Err((
                 "schemaVersion",
-                format!("unsupported version {} (this build reads 1)", self.schema_version),
+                format!(
+                    "unsupported version {} (this build reads 1)",
+                    self.schema_version
+                ),
             ));
         }
         if self.safety.max_file_bytes == Some(0) {
@@ -315,24 +331,43 @@ impl Config {
             if !crate::FIELD_NAMES.contains(&name.as_str()) {
                 return Err((
                     "retrieval.weights",
-                    format!("unknown field `{name}` (expected one of {})", crate::FIELD_NAMES.join(", ")),
+                    format!(
+                        "unknown field `{name}` (expected one of {})",
+                        crate::FIELD_NAMES.join(", ")
+                    ),
                 ));
             }
             if !weight.is_finite() || *weight < 0.0 {
-                return Err(("retrieval.weights", format!("`{name}` must be a finite number ≥ 0")));
+                return Err((
+                    "retrieval.weights",
+                    format!("`{name}` must be a finite number ≥ 0"),
+                ));
             }
         }
         for (name, value) in &self.retrieval.params {
             let ok = match name.as_str() {
                 "k1" => value.is_finite() && *value >= 0.0,
                 "b" => (0.0..=1.0).contains(value),
-                _ => return Err(("retrieval.params", format!("unknown parameter `{name}` (expected k1, b)"))),
+                _ => {
+                    return Err((
+                        "retrieval.params",
+                        format!("unknown parameter `{name}` (expected k1, b)"),
+                    ));
+                }
             };
             if !ok {
-                return Err(("retrieval.params", format!("`{name}` = {value} is out of range")));
+                return Err((
+                    "retrieval.params",
+                    format!("`{name}` = {value} is out of range"),
+                ));
             }
         }
-        if self.project.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+        if self
+            .project
+            .name
+            .as_deref()
+            .is_some_and(|n| n.trim().is_empty())
+        {
             return Err(("project.name", "must not be empty".into()));
         }
         Ok(())
@@ -351,8 +386,11 @@ mod tests {
 
     #[test]
     fn unknown_key_error_names_the_key_path() {
-        let err = Config::parse(br#"{"schemaVersion": 1, "safety": {"exlude": []}}"#, CONFIG_FILE)
-            .unwrap_err();
+        let err = Config::parse(
+            br#"{"schemaVersion": 1, "safety": {"exlude": []}}"#,
+            CONFIG_FILE,
+        )
+        .unwrap_err();
         assert_eq!(err.key, "safety.exlude");
         assert!(err.message.contains("exlude"), "{err}");
     }
@@ -369,7 +407,12 @@ mod tests {
 
     #[test]
     fn unsupported_version_and_bad_weights_are_refused() {
-        assert_eq!(Config::parse(br#"{"schemaVersion": 2}"#, "c").unwrap_err().key, "schemaVersion");
+        assert_eq!(
+            Config::parse(br#"{"schemaVersion": 2}"#, "c")
+                .unwrap_err()
+                .key,
+            "schemaVersion"
+        );
         let err = Config::parse(
             br#"{"schemaVersion": 1, "retrieval": {"weights": {"titel": 3}}}"#,
             "c",

@@ -24,11 +24,24 @@ impl Diagnostic {
             // Unreachable for strings and integers; keep a deterministic fallback anyway.
             Err(_) => format!("{code}:{path}:{}", line.unwrap_or(0)),
         };
-        Diagnostic { id, code: code.to_owned(), severity, path, line, message, entity }
+        Diagnostic {
+            id,
+            code: code.to_owned(),
+            severity,
+            path,
+            line,
+            message,
+            entity,
+        }
     }
 
     /// The sort key used everywhere diagnostics are listed.
     pub fn sort_key(&self) -> (&RelPath, u32, &str, &str) {
-        (&self.path, self.line.unwrap_or(0), &self.code, &self.message)
+        (
+            &self.path,
+            self.line.unwrap_or(0),
+            &self.code,
+            &self.message,
+        )
     }
 }

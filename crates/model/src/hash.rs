@@ -95,10 +95,7 @@ pub fn hash_canonical<T: Serialize>(value: &T) -> Result<ContentHash, HashError>
 
 /// sha256-semantic-v1: the canonical-JSON hash of `value` (which must serialize to an object)
 /// with the top-level keys in `excluded` removed.
-pub fn semantic_hash<T: Serialize>(
-    value: &T,
-    excluded: &[&str],
-) -> Result<ContentHash, HashError> {
+pub fn semantic_hash<T: Serialize>(value: &T, excluded: &[&str]) -> Result<ContentHash, HashError> {
     let mut json = serde_json::to_value(value).map_err(|e| HashError(e.to_string()))?;
     match json.as_object_mut() {
         Some(object) => {
@@ -153,8 +150,14 @@ mod tests {
         let b = json!({"x": 1, "generatedAt": "2027-02-02"});
         let c = json!({"x": 2, "generatedAt": "2026-01-01"});
         let excluded = ["generatedAt", "contentHash"];
-        assert_eq!(semantic_hash(&a, &excluded).unwrap(), semantic_hash(&b, &excluded).unwrap());
-        assert_ne!(semantic_hash(&a, &excluded).unwrap(), semantic_hash(&c, &excluded).unwrap());
+        assert_eq!(
+            semantic_hash(&a, &excluded).unwrap(),
+            semantic_hash(&b, &excluded).unwrap()
+        );
+        assert_ne!(
+            semantic_hash(&a, &excluded).unwrap(),
+            semantic_hash(&c, &excluded).unwrap()
+        );
     }
 
     #[test]

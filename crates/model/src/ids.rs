@@ -28,7 +28,9 @@ impl RelPath {
             && !text.starts_with('/')
             && !text.contains('\\')
             && !text.contains('\0')
-            && text.split('/').all(|seg| !seg.is_empty() && seg != "." && seg != "..");
+            && text
+                .split('/')
+                .all(|seg| !seg.is_empty() && seg != "." && seg != "..");
         valid.then(|| Self(text.to_owned()))
     }
 
@@ -220,8 +222,16 @@ mod tests {
     #[test]
     fn join_normalized_resolves_dots_and_refuses_escape() {
         let base = RelPath::new("docs/guide").unwrap();
-        assert_eq!(RelPath::join_normalized(&base, "../a.md").unwrap().as_str(), "docs/a.md");
-        assert_eq!(RelPath::join_normalized(&base, "./x/./y.md").unwrap().as_str(), "docs/guide/x/y.md");
+        assert_eq!(
+            RelPath::join_normalized(&base, "../a.md").unwrap().as_str(),
+            "docs/a.md"
+        );
+        assert_eq!(
+            RelPath::join_normalized(&base, "./x/./y.md")
+                .unwrap()
+                .as_str(),
+            "docs/guide/x/y.md"
+        );
         assert!(RelPath::join_normalized(&base, "../../../etc/passwd").is_none());
         assert!(RelPath::join_normalized(&base, "../..").unwrap().is_root());
     }
@@ -229,9 +239,16 @@ mod tests {
     #[test]
     fn within_is_segment_aware() {
         let dir = RelPath::new("packages/auth").unwrap();
-        assert!(RelPath::new("packages/auth/src/a.ts").unwrap().is_within(&dir));
+        assert!(
+            RelPath::new("packages/auth/src/a.ts")
+                .unwrap()
+                .is_within(&dir)
+        );
         assert!(!RelPath::new("packages/authz/a.ts").unwrap().is_within(&dir));
-        assert_eq!(RelPath::new("packages/auth/x").unwrap().strip_dir(&dir), Some("x"));
+        assert_eq!(
+            RelPath::new("packages/auth/x").unwrap().strip_dir(&dir),
+            Some("x")
+        );
     }
 
     #[test]

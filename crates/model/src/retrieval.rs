@@ -59,7 +59,9 @@ impl Field {
 }
 
 /// Field names, for validation messages.
-pub const FIELD_NAMES: &[&str] = &["title", "headings", "symbols", "path", "aliases", "summary", "body"];
+pub const FIELD_NAMES: &[&str] = &[
+    "title", "headings", "symbols", "path", "aliases", "summary", "body",
+];
 /// Default BM25 `k1`.
 pub const DEFAULT_K1: f64 = 1.2;
 /// Default BM25 `b`.

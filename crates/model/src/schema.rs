@@ -26,7 +26,10 @@ mod tests {
     fn every_named_schema_exports_and_names_its_fields() {
         for name in SCHEMA_NAMES {
             let schema = schema_for(name).unwrap();
-            assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+            assert_eq!(
+                schema["$schema"],
+                "https://json-schema.org/draft/2020-12/schema"
+            );
         }
         let index = schema_for("index").unwrap();
         assert!(index["properties"]["contentHashAlgo"].is_object());

@@ -78,7 +78,9 @@ pub struct FileRecord {
 }
 
 /// What a file was analysed as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FileClass {
     /// A Markdown document.
@@ -98,7 +100,9 @@ pub enum FileClass {
 }
 
 /// The closed set of entity kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum EntityKind {
     /// A documentation file.
@@ -392,13 +396,12 @@ pub struct Package {
     pub dependencies: Vec<Dependency>,
     /// The package manager the checks default to (`npm`, `pnpm`, `yarn`, `bun`, `cargo`, `pytest`, `go`).
     pub package_manager: String,
-    /// Whether the manifest only declares a workspace (a Cargo virtual manifest).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub virtual_workspace: bool,
 }
 
 /// Package ecosystems.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Ecosystem {
     /// package.json
@@ -422,7 +425,9 @@ pub struct Dependency {
 }
 
 /// The closed set of relation kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum RelationKind {
     /// package → area → module.
@@ -454,7 +459,9 @@ impl RelationKind {
 }
 
 /// Whether a relation was observed in content or declared by an author.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Provenance {
     /// Read from code, links, mentions or layout.
@@ -488,14 +495,16 @@ pub struct Relation {
 pub struct Evidence {
     /// The file.
     pub path: RelPath,
-    /// First and last line, 1-based inclusive (`[0, 0]` when the evidence is the whole file).
+    /// First and last line, 1-based inclusive (`[1, lineCount]` when the evidence is the whole file).
     pub lines: [u32; 2],
     /// sha256 of the file bytes when it was seen.
     pub content_hash: ContentHash,
 }
 
 /// Diagnostic severity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Severity {
     /// Worth knowing.

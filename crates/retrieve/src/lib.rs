@@ -1,1 +1,15 @@
-//! placeholder
+//! Retrieval: builds the index artifact from the snapshot (knowledge, handoffs, lookup, inputs,
+//! retrieval settings) and answers freshness.
+//!
+//! Architecture invariant: retrieval is a pure function of the snapshot, the configuration and
+//! (later) the accepted overlay; it never touches an agent.
+
+pub mod freshness;
+pub mod graph;
+pub mod handoff;
+pub mod index_build;
+pub mod inputs;
+
+pub use freshness::{Freshness, compare};
+pub use index_build::{IndexOptions, build_index, index_hash, retrieval_settings, seal};
+pub use inputs::{PROJECTION_VERSION, configuration_hash, fingerprint};

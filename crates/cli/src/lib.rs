@@ -1,0 +1,63 @@
+//! The `doc-bridge` command line: argument parsing, the index pipeline that ties discovery and
+//! retrieval together, and the mapping of errors to messages and exit codes.
+//!
+//! Architecture invariant: no ranking, analysis or hashing logic lives here; commands call the
+//! library crates and print.
+
+pub mod args;
+mod clock;
+pub mod commands;
+pub mod exit;
+pub mod pipeline;
+mod progress;
+pub mod repo;
+
+use std::ffi::OsString;
+
+use clap::Parser;
+
+use crate::args::{Cli, Command};
+use crate::exit::Exit;
+
+/// Parses `args`, runs the command, prints errors, and returns the exit code.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            let code = if error.use_stderr() {
+                Exit::Error
+            } else {
+                Exit::Ok
+            };
+            return code.into();
+        }
+    };
+    if let Some(threads) = threads(&cli.command) {
+        // Only fails when a pool already exists; the default pool is then used.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+    }
+    let result = match &cli.command {
+        Command::Index(args) => commands::index::run(args),
+        Command::Scan(args) => commands::index::scan(args),
+        Command::Schema(args) => commands::schema::run(args),
+        Command::Init(args) => commands::init::run(args),
+    };
+    match result {
+        Ok(exit) => exit.into(),
+        Err(error) => {
+            eprintln!("doc-bridge: {}", error.message);
+            error.exit.into()
+        }
+    }
+}
+
+fn threads(command: &Command) -> Option<usize> {
+    match command {
+        Command::Index(a) => a.common.threads,
+        Command::Scan(a) => a.common.threads,
+        Command::Init(_) | Command::Schema(_) => None,
+    }
+}

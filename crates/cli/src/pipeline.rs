@@ -1,0 +1,199 @@
+//! The index pipeline: walk → observe → snapshot → index, and the freshness fingerprint.
+//! Artifacts are written atomically and only when their bytes change.
+
+use std::collections::BTreeMap;
+
+use doc_bridge_discover::areas::AreaRules;
+use doc_bridge_discover::observe::{ObservedFile, hash_all, observe_all};
+use doc_bridge_discover::{BuildOptions, WalkOptions, analyzer_versions, build_snapshot, walk};
+use doc_bridge_model::artifact::{ArtifactError, read_json, to_artifact_bytes, write_atomic};
+use doc_bridge_model::index::{DocBridgeIndexV1, Inputs};
+use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot};
+use doc_bridge_model::{ContentHash, RelPath, SEMANTIC_HASH_ALGO};
+use doc_bridge_retrieve::{IndexOptions, build_index, configuration_hash, fingerprint, index_hash};
+
+use crate::clock::now_rfc3339;
+use crate::exit::UserError;
+use crate::progress::Progress;
+use crate::repo::Repo;
+
+/// The snapshot file name.
+pub const SNAPSHOT_FILE: &str = "snapshot.json";
+/// The index file name.
+pub const INDEX_FILE: &str = "index.json";
+
+fn walk_options(repo: &Repo) -> WalkOptions {
+    WalkOptions {
+        exclude: repo.config.safety.exclude.clone(),
+        threads: 0,
+    }
+}
+
+/// Walks and observes the repository, and builds the snapshot (keeping the previous
+/// `generatedAt` when the content did not change).
+pub fn scan(repo: &Repo, progress: &Progress) -> Result<Snapshot, UserError> {
+    let walked =
+        walk(&repo.root, &walk_options(repo)).map_err(|e| UserError::error(e.to_string()))?;
+    let bar = progress.bar(walked.files.len() as u64, "analysing");
+    let observed: Vec<ObservedFile> =
+        observe_all(&walked.files, repo.config.safety.max_file_bytes(), &|| {
+            bar.inc(1)
+        });
+    bar.finish_and_clear();
+    let options = BuildOptions {
+        project_name: project_name(repo, &observed),
+        agent_root: repo.agent_root(),
+        area_rules: AreaRules {
+            depth: repo.config.analysis.areas.depth(),
+            source_roots: repo.config.analysis.areas.source_roots(),
+        },
+    };
+    let root = repo.root.clone();
+    let exists = move |path: &RelPath| root.join(path.as_str()).symlink_metadata().is_ok();
+    let mut snapshot = build_snapshot(
+        &observed,
+        walked.diagnostics,
+        &options,
+        &exists,
+        now_rfc3339(),
+    );
+    if let Ok(Some(previous)) = read_json::<Snapshot>(&repo.artifact(SNAPSHOT_FILE))
+        && previous.content_hash == snapshot.content_hash
+    {
+        snapshot.generated_at = previous.generated_at;
+    }
+    Ok(snapshot)
+}
+
+/// The project name: configured, else the root package's name, else the directory name.
+fn project_name(repo: &Repo, observed: &[ObservedFile]) -> String {
+    if let Some(name) = &repo.config.project.name {
+        return name.clone();
+    }
+    let root_manifest = observed.iter().find_map(|f| match &f.analysis {
+        doc_bridge_discover::observe::Analysis::Manifest(facts)
+            if f.record.path.parent().is_root() && facts.ecosystem != Ecosystem::Go =>
+        {
+            facts.name.clone()
+        }
+        _ => None,
+    });
+    root_manifest.unwrap_or_else(|| repo.default_project_name())
+}
+
+/// The inputs fingerprint of a snapshot.
+pub fn snapshot_inputs(repo: &Repo, snapshot: &Snapshot) -> Inputs {
+    let files = snapshot
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.content_hash.clone()))
+        .collect();
+    fingerprint(
+        files,
+        configuration_hash(&repo.config),
+        snapshot.analyzers.clone(),
+    )
+}
+
+/// The inputs fingerprint of the repository as it is now, by hashing only.
+pub fn current_inputs(repo: &Repo) -> Result<Inputs, UserError> {
+    let walked =
+        walk(&repo.root, &walk_options(repo)).map_err(|e| UserError::error(e.to_string()))?;
+    let files: BTreeMap<RelPath, ContentHash> = hash_all(&walked.files).into_iter().collect();
+    Ok(fingerprint(
+        files,
+        configuration_hash(&repo.config),
+        analyzer_versions(),
+    ))
+}
+
+/// Builds the index from a snapshot, keeping the previous `generatedAt` when the hash is equal.
+pub fn index(repo: &Repo, snapshot: &Snapshot) -> DocBridgeIndexV1 {
+    let agent_root = repo.agent_root();
+    let generated_at = snapshot.generated_at.clone();
+    let mut index = build_index(
+        snapshot,
+        IndexOptions {
+            config: &repo.config,
+            agent_root: agent_root.as_ref(),
+            inputs: snapshot_inputs(repo, snapshot),
+            generated_at,
+        },
+    );
+    if let Ok(Some(previous)) = read_json::<DocBridgeIndexV1>(&repo.artifact(INDEX_FILE))
+        && previous.content_hash == index.content_hash
+    {
+        index.generated_at = previous.generated_at;
+    }
+    index
+}
+
+/// Writes an artifact atomically unless the file already holds exactly these bytes.
+/// Returns whether it wrote.
+pub fn write_if_changed<T: serde::Serialize>(
+    path: &std::path::Path,
+    value: &T,
+) -> Result<bool, UserError> {
+    let bytes = to_artifact_bytes(value).map_err(|e| UserError::error(e.to_string()))?;
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    write_atomic(path, &bytes)
+        .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))?;
+    Ok(true)
+}
+
+/// Why a stored index cannot be used.
+#[derive(Debug)]
+pub enum IndexState {
+    /// No index file.
+    Missing,
+    /// Unreadable, malformed, sealed by an unknown algorithm, or its seal does not match.
+    Invalid(String),
+    /// A valid index.
+    Valid(Box<DocBridgeIndexV1>),
+}
+
+/// Loads and verifies the stored index. Never writes.
+pub fn load_index(repo: &Repo) -> IndexState {
+    let path = repo.artifact(INDEX_FILE);
+    // Read the algorithm first, so an index from another algorithm is named as such rather than
+    // reported as a schema error.
+    if let Ok(bytes) = std::fs::read(&path)
+        && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
+        && let Some(algo) = value.get("contentHashAlgo").and_then(|v| v.as_str())
+        && algo != SEMANTIC_HASH_ALGO
+    {
+        return IndexState::Invalid(format!(
+            "it was sealed with `{algo}`, which this doc-bridge does not read (it reads `{SEMANTIC_HASH_ALGO}`)"
+        ));
+    }
+    match read_json::<DocBridgeIndexV1>(&path) {
+        Ok(None) => IndexState::Missing,
+        Ok(Some(index)) => match index_hash(&index) {
+            Some(hash) if hash == index.content_hash => IndexState::Valid(Box::new(index)),
+            _ => IndexState::Invalid(
+                "its contentHash does not match its content (edited or corrupt)".to_owned(),
+            ),
+        },
+        Err(ArtifactError::Malformed { detail, .. }) => {
+            IndexState::Invalid(format!("it is not a valid index: {detail}"))
+        }
+        Err(e) => IndexState::Invalid(e.to_string()),
+    }
+}
+
+/// Counts of entities by kind, for summaries.
+pub fn entity_counts(snapshot: &Snapshot) -> BTreeMap<&'static str, u64> {
+    let mut counts = BTreeMap::from([("area", 0), ("document", 0), ("module", 0), ("package", 0)]);
+    for entity in &snapshot.entities {
+        let kind = match entity {
+            Entity::Document(_) => "document",
+            Entity::Module(_) => "module",
+            Entity::Area(_) => "area",
+            Entity::Package(_) => "package",
+        };
+        *counts.entry(kind).or_default() += 1;
+    }
+    counts
+}

@@ -1,0 +1,605 @@
+//! Assembling the snapshot from observed files: a pure function of the observations and the
+//! options. Entities, relations and diagnostics come out sorted, so the bytes never depend on
+//! discovery order or thread count.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use doc_bridge_model::hash::semantic_hash;
+use doc_bridge_model::snapshot::{
+    Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Module,
+    Package, Project, Provenance, Relation, RelationKind, SNAPSHOT_HASH_EXCLUDED,
+    SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE, Severity, Snapshot, SnapshotStats, Symbol,
+};
+use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
+use doc_bridge_source::ImportKind;
+
+use crate::areas::{AreaRules, area_of};
+use crate::documents::{MentionShape, document_entity, mention_shape};
+use crate::imports::Resolver;
+use crate::observe::{Analysis, ObservedFile};
+use crate::packages::{DeclaredPackage, build_packages, owning_package};
+
+/// What the snapshot build needs besides the observations.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// The project name.
+    pub project_name: String,
+    /// The agent corpus root, when it exists.
+    pub agent_root: Option<RelPath>,
+    /// Area rules.
+    pub area_rules: AreaRules,
+}
+
+/// Analyzer versions recorded in the snapshot (and keyed into caches and the inputs fingerprint).
+pub fn analyzer_versions() -> BTreeMap<String, u32> {
+    BTreeMap::from([
+        ("markdown".to_owned(), doc_bridge_markdown::ANALYZER_VERSION),
+        ("source".to_owned(), doc_bridge_source::ANALYZER_VERSION),
+        ("manifest".to_owned(), crate::manifest::ANALYZER_VERSION),
+        ("snapshot".to_owned(), SNAPSHOT_BUILD_VERSION),
+    ])
+}
+
+/// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
+pub const SNAPSHOT_BUILD_VERSION: u32 = 1;
+
+/// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
+/// admit it (ignored files), so links to them are not reported broken.
+pub fn build_snapshot(
+    observed: &[ObservedFile],
+    walk_diagnostics: Vec<Diagnostic>,
+    options: &BuildOptions,
+    exists: &dyn Fn(&RelPath) -> bool,
+    generated_at: String,
+) -> Snapshot {
+    let mut builder = Builder::new(observed, options);
+    builder.diagnostics.extend(walk_diagnostics);
+    for file in observed {
+        builder.diagnostics.extend(file.diagnostics.iter().cloned());
+    }
+    builder.modules_and_areas();
+    builder.documents(exists);
+    builder.depends_on();
+    builder.finish(generated_at)
+}
+
+struct Builder<'a> {
+    observed: &'a [ObservedFile],
+    options: &'a BuildOptions,
+    files: BTreeMap<&'a str, &'a FileRecord>,
+    dirs: BTreeSet<RelPath>,
+    packages: Vec<Package>,
+    cargo_lib_paths: BTreeMap<EntityId, String>,
+    entities: Vec<Entity>,
+    relations: Vec<Relation>,
+    diagnostics: Vec<Diagnostic>,
+    /// Declared (not re-exported) symbol name → declaring modules.
+    declarations: HashMap<String, Vec<EntityId>>,
+    areas: BTreeMap<RelPath, EntityId>,
+}
+
+fn whole_file(record: &FileRecord) -> Evidence {
+    Evidence {
+        path: record.path.clone(),
+        lines: [1, record.lines.unwrap_or(1).max(1)],
+        content_hash: record.content_hash.clone(),
+    }
+}
+
+fn at_line(record: &FileRecord, line: u32) -> Evidence {
+    let line = line.max(1);
+    Evidence {
+        path: record.path.clone(),
+        lines: [line, line],
+        content_hash: record.content_hash.clone(),
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn new(observed: &'a [ObservedFile], options: &'a BuildOptions) -> Self {
+        let files: BTreeMap<&str, &FileRecord> = observed
+            .iter()
+            .map(|f| (f.record.path.as_str(), &f.record))
+            .collect();
+        let mut dirs = BTreeSet::new();
+        for file in observed {
+            let mut dir = file.record.path.parent();
+            while !dir.is_root() && dirs.insert(dir.clone()) {
+                dir = dir.parent();
+            }
+        }
+        dirs.insert(RelPath::root());
+        let declared: Vec<DeclaredPackage<'_>> = observed
+            .iter()
+            .filter_map(|f| match &f.analysis {
+                Analysis::Manifest(facts) => Some(DeclaredPackage {
+                    manifest: &f.record.path,
+                    hash: &f.record.content_hash,
+                    facts,
+                }),
+                _ => None,
+            })
+            .collect();
+        let file_names: BTreeSet<&str> = files.keys().copied().collect();
+        let packages = build_packages(&declared, &file_names);
+        let cargo_lib_paths = packages
+            .iter()
+            .filter(|p| p.ecosystem == Ecosystem::Cargo)
+            .filter_map(|p| {
+                let facts = declared.iter().find(|d| d.manifest == &p.manifest)?.facts;
+                Some((p.id.clone(), facts.lib_path.clone()?))
+            })
+            .collect();
+        Builder {
+            observed,
+            options,
+            files,
+            dirs,
+            packages,
+            cargo_lib_paths,
+            entities: Vec::new(),
+            relations: Vec::new(),
+            diagnostics: Vec::new(),
+            declarations: HashMap::new(),
+            areas: BTreeMap::new(),
+        }
+    }
+
+    fn relation(
+        &mut self,
+        from: EntityId,
+        to: EntityId,
+        kind: RelationKind,
+        provenance: Provenance,
+        evidence: Evidence,
+        via: Option<String>,
+    ) {
+        if from != to {
+            self.relations.push(Relation {
+                from,
+                to,
+                kind,
+                provenance,
+                evidence,
+                via,
+            });
+        }
+    }
+
+    fn modules_and_areas(&mut self) {
+        let module_paths: Vec<RelPath> = self
+            .observed
+            .iter()
+            .filter(|f| matches!(f.analysis, Analysis::Module(..)))
+            .map(|f| f.record.path.clone())
+            .collect();
+        let resolver = Resolver::new(&module_paths, &self.packages, &self.cargo_lib_paths);
+        let mut area_members: BTreeMap<RelPath, Vec<EntityId>> = BTreeMap::new();
+        let mut new_relations = Vec::new();
+        let mut new_diagnostics = Vec::new();
+        for file in self.observed {
+            let Analysis::Module(language, facts) = &file.analysis else {
+                continue;
+            };
+            let record = &file.record;
+            let id = EntityId::module(&record.path);
+            let mut imports = Vec::with_capacity(facts.imports.len());
+            for import in &facts.imports {
+                let mod_decl = import.kind == ImportKind::ModDecl;
+                let (resolution, targets) = resolver.resolve(
+                    *language,
+                    &record.path,
+                    &import.specifier,
+                    &import.names,
+                    mod_decl,
+                );
+                for target in &targets {
+                    new_relations.push(Relation {
+                        from: id.clone(),
+                        to: target.clone(),
+                        kind: RelationKind::Imports,
+                        provenance: Provenance::Observed,
+                        evidence: at_line(record, import.line),
+                        via: Some(import.specifier.clone()),
+                    });
+                }
+                if resolution == ImportResolution::Unresolved {
+                    new_diagnostics.push(Diagnostic::new(
+                        "unresolved-import",
+                        Severity::Warning,
+                        record.path.clone(),
+                        Some(import.line),
+                        format!(
+                            "import `{}` names nothing in this repository",
+                            truncate(&import.specifier, 120)
+                        ),
+                        Some(id.clone()),
+                    ));
+                }
+                imports.push(Import {
+                    specifier: import.specifier.clone(),
+                    kind: kebab(&import.kind),
+                    names: import.names.clone(),
+                    line: import.line,
+                    resolution,
+                    targets,
+                });
+            }
+            let symbols: Vec<Symbol> = facts
+                .symbols
+                .iter()
+                .map(|s| Symbol {
+                    name: s.name.clone(),
+                    kind: kebab(&s.kind),
+                    line: s.line,
+                    reexport: s.reexport,
+                    from: s.from.clone(),
+                })
+                .collect();
+            for symbol in &symbols {
+                if !symbol.reexport && symbol.name != "default" && symbol.name != "*" {
+                    let declared_by = self.declarations.entry(symbol.name.clone()).or_default();
+                    if declared_by.last() != Some(&id) {
+                        declared_by.push(id.clone());
+                    }
+                }
+            }
+            let area = area_of(&record.path, &self.packages, &self.options.area_rules);
+            area_members.entry(area).or_default().push(id.clone());
+            self.entities.push(Entity::Module(Module {
+                id,
+                path: record.path.clone(),
+                content_hash: record.content_hash.clone(),
+                language: language.name().to_owned(),
+                symbols,
+                imports,
+                line_count: facts.line_count,
+            }));
+        }
+        self.relations.extend(new_relations);
+        self.diagnostics.extend(new_diagnostics);
+
+        for (dir, members) in area_members {
+            let area_id = EntityId::area(&dir);
+            let package =
+                owning_package(&self.packages, &dir).map(|p| (p.id.clone(), p.manifest.clone()));
+            let mut area = Area {
+                id: area_id.clone(),
+                path: dir.clone(),
+                content_hash: ContentHash::of_bytes(b""),
+                title: dir.as_str().to_owned(),
+                package_id: package.as_ref().map(|(id, _)| id.clone()),
+                module_count: u32::try_from(members.len()).unwrap_or(u32::MAX),
+            };
+            area.content_hash = semantic_hash(&area, &["contentHash"])
+                .unwrap_or_else(|_| ContentHash::of_bytes(area.id.as_str().as_bytes()));
+            if let Some((package_id, manifest)) = package
+                && let Some(record) = self.files.get(manifest.as_str()).copied()
+            {
+                self.relation(
+                    package_id,
+                    area_id.clone(),
+                    RelationKind::Contains,
+                    Provenance::Observed,
+                    whole_file(record),
+                    None,
+                );
+            }
+            for module in members {
+                let path = RelPath::new(module.as_str().trim_start_matches("module:"));
+                if let Some(record) = path.and_then(|p| self.files.get(p.as_str()).copied()) {
+                    self.relation(
+                        area_id.clone(),
+                        module,
+                        RelationKind::Contains,
+                        Provenance::Observed,
+                        whole_file(record),
+                        None,
+                    );
+                }
+            }
+            self.areas.insert(dir, area_id);
+            self.entities.push(Entity::Area(area));
+        }
+        let packages = std::mem::take(&mut self.packages);
+        self.entities
+            .extend(packages.iter().cloned().map(Entity::Package));
+        self.packages = packages;
+    }
+
+    /// The entity a path names: a module or document file, a package root, or an area.
+    fn entity_at(&self, path: &RelPath) -> Option<EntityId> {
+        if let Some(record) = self.files.get(path.as_str()) {
+            return match record.class {
+                doc_bridge_model::snapshot::FileClass::Module => Some(EntityId::module(path)),
+                doc_bridge_model::snapshot::FileClass::Document => Some(EntityId::document(path)),
+                _ => None,
+            };
+        }
+        if let Some(package) = self.packages.iter().find(|p| &p.path == path) {
+            return Some(package.id.clone());
+        }
+        self.areas.get(path).cloned()
+    }
+
+    fn documents(&mut self, exists: &dyn Fn(&RelPath) -> bool) {
+        let package_names: HashMap<&str, EntityId> = self
+            .packages
+            .iter()
+            .map(|p| (p.name.as_str(), p.id.clone()))
+            .collect();
+        let mut relations = Vec::new();
+        let mut diagnostics = Vec::new();
+        let mut documents = Vec::new();
+        for file in self.observed {
+            let Analysis::Document(facts) = &file.analysis else {
+                continue;
+            };
+            let record = &file.record;
+            let document = document_entity(
+                &record.path,
+                &record.content_hash,
+                facts,
+                self.options.agent_root.as_ref(),
+            );
+            let id = document.id.clone();
+            let dir = record.path.parent();
+
+            for link in &facts.links {
+                let Some(target) = link.path.as_deref().filter(|p| !p.is_empty()) else {
+                    continue;
+                };
+                let resolved = RelPath::join_normalized(&dir, target);
+                let Some(resolved) = resolved else {
+                    diagnostics.push(Diagnostic::new(
+                        "broken-link",
+                        Severity::Warning,
+                        record.path.clone(),
+                        Some(link.line),
+                        format!(
+                            "link `{}` points outside the repository",
+                            truncate(target, 120)
+                        ),
+                        Some(id.clone()),
+                    ));
+                    continue;
+                };
+                if let Some(entity) = self.entity_at(&resolved).filter(|e| {
+                    !e.as_str().starts_with("area:") && !e.as_str().starts_with("package:")
+                }) {
+                    relations.push(Relation {
+                        from: id.clone(),
+                        to: entity,
+                        kind: RelationKind::LinksTo,
+                        provenance: Provenance::Observed,
+                        evidence: at_line(record, link.line),
+                        via: Some(target.to_owned()),
+                    });
+                } else if !self.files.contains_key(resolved.as_str())
+                    && !self.dirs.contains(&resolved)
+                    && !exists(&resolved)
+                {
+                    diagnostics.push(Diagnostic::new(
+                        "broken-link",
+                        Severity::Warning,
+                        record.path.clone(),
+                        Some(link.line),
+                        format!(
+                            "link `{}` points to `{resolved}`, which does not exist",
+                            truncate(target, 120)
+                        ),
+                        Some(id.clone()),
+                    ));
+                }
+            }
+
+            for mention in &facts.code_mentions {
+                let evidence = || at_line(record, mention.line);
+                match mention_shape(&mention.text) {
+                    MentionShape::Path(path) => {
+                        let target = [RelPath::new(path), RelPath::join_normalized(&dir, path)]
+                            .into_iter()
+                            .flatten()
+                            .find_map(|p| self.entity_at(&p));
+                        if let Some(target) = target.filter(|t| !t.as_str().starts_with("document:")) {
+                            relations.push(Relation { from: id.clone(), to: target, kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(path.to_owned()) });
+                        }
+                    }
+                    MentionShape::Symbol(name) => match self.declarations.get(name).map(Vec::as_slice) {
+                        Some([only]) => relations.push(Relation { from: id.clone(), to: only.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(name.to_owned()) }),
+                        Some(several) if several.len() > 1 => diagnostics.push(Diagnostic::new(
+                            "ambiguous-mention", Severity::Info, record.path.clone(), Some(mention.line),
+                            format!("`{name}` is declared by {} modules ({}); the mention was not resolved", several.len(), several.iter().take(3).map(EntityId::as_str).collect::<Vec<_>>().join(", ")),
+                            Some(id.clone()),
+                        )),
+                        _ => {
+                            if let Some(package) = package_names.get(name) {
+                                relations.push(Relation { from: id.clone(), to: package.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(name.to_owned()) });
+                            }
+                        }
+                    },
+                    MentionShape::Name(name) => {
+                        if let Some(package) = package_names.get(name) {
+                            relations.push(Relation { from: id.clone(), to: package.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(name.to_owned()) });
+                        }
+                    }
+                    MentionShape::Other => {}
+                }
+            }
+
+            for cover in &document.covers {
+                let target = self.resolve_cover(cover, &dir);
+                match target {
+                    Some(target) => relations.push(Relation {
+                        from: id.clone(),
+                        to: target,
+                        kind: RelationKind::Covers,
+                        provenance: Provenance::Declared,
+                        evidence: at_line(record, 1),
+                        via: Some(cover.clone()),
+                    }),
+                    None => diagnostics.push(Diagnostic::new(
+                        "covers-unresolved",
+                        Severity::Warning,
+                        record.path.clone(),
+                        Some(1),
+                        format!(
+                            "front matter `covers: {}` names no package, area, module or document",
+                            truncate(cover, 120)
+                        ),
+                        Some(id.clone()),
+                    )),
+                }
+            }
+            documents.push(Entity::Document(document));
+        }
+        self.entities.extend(documents);
+        self.relations
+            .extend(relations.into_iter().filter(|r| r.from != r.to));
+        self.diagnostics.extend(diagnostics);
+    }
+
+    fn resolve_cover(&self, cover: &str, dir: &RelPath) -> Option<EntityId> {
+        let cover = cover.trim();
+        for prefix in ["document:", "module:", "area:", "package:"] {
+            if cover.starts_with(prefix) {
+                let id = EntityId::from_raw(cover);
+                let known = self.entities.iter().any(|e| e.id() == &id)
+                    || self.packages.iter().any(|p| p.id == id);
+                return known.then_some(id);
+            }
+        }
+        let path = cover.trim_start_matches("./").trim_end_matches('/');
+        if let Some(package) = self.packages.iter().find(|p| p.name == path) {
+            return Some(package.id.clone());
+        }
+        [RelPath::new(path), RelPath::join_normalized(dir, path)]
+            .into_iter()
+            .flatten()
+            .find_map(|p| self.entity_at(&p))
+    }
+
+    fn depends_on(&mut self) {
+        let mut by_name: HashMap<(Ecosystem, String), EntityId> = HashMap::new();
+        for package in &self.packages {
+            by_name
+                .entry((
+                    package.ecosystem,
+                    normalize_name(package.ecosystem, &package.name),
+                ))
+                .or_insert_with(|| package.id.clone());
+        }
+        let mut relations = Vec::new();
+        for package in &self.packages {
+            let Some(record) = self.files.get(package.manifest.as_str()).copied() else {
+                continue;
+            };
+            for dependency in &package.dependencies {
+                if let Some(target) = by_name.get(&(
+                    package.ecosystem,
+                    normalize_name(package.ecosystem, &dependency.name),
+                )) {
+                    relations.push(Relation {
+                        from: package.id.clone(),
+                        to: target.clone(),
+                        kind: RelationKind::DependsOn,
+                        provenance: Provenance::Declared,
+                        evidence: whole_file(record),
+                        via: Some(dependency.kind.clone()),
+                    });
+                }
+            }
+        }
+        self.relations
+            .extend(relations.into_iter().filter(|r| r.from != r.to));
+    }
+
+    fn finish(mut self, generated_at: String) -> Snapshot {
+        self.entities.sort_by(|a, b| a.id().cmp(b.id()));
+        self.relations.sort_by(|a, b| {
+            (&a.from, a.kind, &a.to, &a.evidence, &a.via).cmp(&(
+                &b.from,
+                b.kind,
+                &b.to,
+                &b.evidence,
+                &b.via,
+            ))
+        });
+        self.relations.dedup_by(|later, first| {
+            later.from == first.from && later.kind == first.kind && later.to == first.to
+        });
+        self.diagnostics.sort_by(|a, b| {
+            a.sort_key()
+                .cmp(&b.sort_key())
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        self.diagnostics.dedup();
+
+        let mut stats = SnapshotStats {
+            files: self.observed.len() as u64,
+            ..SnapshotStats::default()
+        };
+        for entity in &self.entities {
+            *stats
+                .entities
+                .entry(entity.kind().as_str().to_owned())
+                .or_default() += 1;
+        }
+        for relation in &self.relations {
+            *stats
+                .relations
+                .entry(relation.kind.as_str().to_owned())
+                .or_default() += 1;
+        }
+        for diagnostic in &self.diagnostics {
+            *stats
+                .diagnostics
+                .entry(diagnostic.code.clone())
+                .or_default() += 1;
+        }
+        let mut snapshot = Snapshot {
+            artifact_type: SNAPSHOT_TYPE.to_owned(),
+            schema_version: SNAPSHOT_SCHEMA_VERSION,
+            content_hash: ContentHash::of_bytes(b""),
+            content_hash_algo: SEMANTIC_HASH_ALGO.to_owned(),
+            generated_at,
+            project: Project {
+                name: self.options.project_name.clone(),
+                root: ".".to_owned(),
+            },
+            analyzers: analyzer_versions(),
+            files: self.observed.iter().map(|f| f.record.clone()).collect(),
+            entities: self.entities,
+            relations: self.relations,
+            diagnostics: self.diagnostics,
+            stats,
+        };
+        if let Ok(hash) = semantic_hash(&snapshot, SNAPSHOT_HASH_EXCLUDED) {
+            snapshot.content_hash = hash;
+        }
+        snapshot
+    }
+}
+
+fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
+    match ecosystem {
+        Ecosystem::Cargo | Ecosystem::Python => name.replace('-', "_").to_lowercase(),
+        Ecosystem::Npm | Ecosystem::Go => name.to_owned(),
+    }
+}
+
+/// The serde (kebab-case) name of an analyzer enum value.
+fn kebab<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => "unknown".to_owned(),
+    }
+}
+
+/// At most `max` characters of `text`, for quoting file content in messages.
+pub fn truncate(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,398 @@
+//! Import resolution. Relative imports and workspace package names resolve to modules in the
+//! repository; everything else is external. An internal-looking import that names nothing is
+//! `unresolved`: never guessed.
+
+use std::collections::{BTreeMap, HashSet};
+
+use doc_bridge_model::snapshot::{Ecosystem, ImportResolution, Package};
+use doc_bridge_model::{EntityId, RelPath};
+use doc_bridge_source::Language;
+
+/// Lookups shared by every resolution.
+pub struct Resolver<'a> {
+    modules: HashSet<&'a str>,
+    npm: BTreeMap<&'a str, &'a Package>,
+    /// Crate name with `-` folded to `_` → (package, crate root file).
+    crates: BTreeMap<String, (&'a Package, Option<RelPath>)>,
+    cargo_packages: Vec<(&'a Package, Option<RelPath>)>,
+    python_roots: Vec<RelPath>,
+    python_names: HashSet<String>,
+    go_modules: Vec<(&'a str, &'a RelPath)>,
+    /// Directory → its non-test Go modules, sorted.
+    go_dirs: BTreeMap<RelPath, Vec<EntityId>>,
+}
+
+/// An import's resolution and targets.
+pub type Resolved = (ImportResolution, Vec<EntityId>);
+
+const JS_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "d.ts", "js", "jsx", "mjs", "cjs"];
+
+impl<'a> Resolver<'a> {
+    /// Builds the lookups. `cargo_lib_paths` maps a Cargo package id to its `[lib] path`.
+    pub fn new(
+        modules: &'a [RelPath],
+        packages: &'a [Package],
+        cargo_lib_paths: &BTreeMap<EntityId, String>,
+    ) -> Self {
+        let mut go_dirs: BTreeMap<RelPath, Vec<EntityId>> = BTreeMap::new();
+        for module in modules {
+            if module.extension() == Some("go") && !module.file_name().ends_with("_test.go") {
+                go_dirs
+                    .entry(module.parent())
+                    .or_default()
+                    .push(EntityId::module(module));
+            }
+        }
+        for targets in go_dirs.values_mut() {
+            targets.sort();
+        }
+        let modules: HashSet<&str> = modules.iter().map(RelPath::as_str).collect();
+        let mut resolver = Resolver {
+            go_dirs,
+            npm: BTreeMap::new(),
+            crates: BTreeMap::new(),
+            cargo_packages: Vec::new(),
+            python_roots: Vec::new(),
+            python_names: HashSet::new(),
+            go_modules: Vec::new(),
+            modules,
+        };
+        for package in packages {
+            match package.ecosystem {
+                Ecosystem::Npm => {
+                    resolver.npm.entry(package.name.as_str()).or_insert(package);
+                }
+                Ecosystem::Cargo => {
+                    let root_file = resolver.crate_root(package, cargo_lib_paths.get(&package.id));
+                    resolver
+                        .crates
+                        .entry(package.name.replace('-', "_"))
+                        .or_insert((package, root_file.clone()));
+                    resolver.cargo_packages.push((package, root_file));
+                }
+                Ecosystem::Python => {
+                    resolver
+                        .python_names
+                        .insert(package.name.replace('-', "_").to_lowercase());
+                    if let Some(src) = package.path.join("src") {
+                        resolver.python_roots.push(src);
+                    }
+                    resolver.python_roots.push(package.path.clone());
+                }
+                Ecosystem::Go => resolver
+                    .go_modules
+                    .push((package.name.as_str(), &package.path)),
+            }
+        }
+        resolver.python_roots.push(RelPath::root());
+        resolver.python_roots.sort();
+        resolver.python_roots.dedup();
+        // Longest module path first, so nested modules win over their parents.
+        resolver
+            .go_modules
+            .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(b.0)));
+        resolver
+    }
+
+    fn crate_root(&self, package: &Package, lib_path: Option<&String>) -> Option<RelPath> {
+        if let Some(lib) = lib_path {
+            return RelPath::join_normalized(&package.path, lib).filter(|p| self.is_module(p));
+        }
+        ["src/lib.rs", "src/main.rs"]
+            .iter()
+            .filter_map(|f| package.path.join(f))
+            .find(|p| self.is_module(p))
+    }
+
+    fn is_module(&self, path: &RelPath) -> bool {
+        self.modules.contains(path.as_str())
+    }
+
+    fn found(&self, candidates: impl IntoIterator<Item = Option<RelPath>>) -> Option<RelPath> {
+        candidates.into_iter().flatten().find(|p| self.is_module(p))
+    }
+
+    /// Resolves one import of the module at `from`.
+    pub fn resolve(
+        &self,
+        language: Language,
+        from: &RelPath,
+        specifier: &str,
+        names: &[String],
+        mod_decl: bool,
+    ) -> Resolved {
+        match language {
+            Language::TypeScript | Language::Tsx | Language::JavaScript => self.js(from, specifier),
+            Language::Rust if mod_decl => self.rust_mod(from, specifier),
+            Language::Rust => self.rust_use(from, specifier, names),
+            Language::Python => self.python(from, specifier, names),
+            Language::Go => self.go(specifier),
+        }
+    }
+
+    fn js(&self, from: &RelPath, specifier: &str) -> Resolved {
+        if specifier.starts_with("./")
+            || specifier.starts_with("../")
+            || specifier == "."
+            || specifier == ".."
+        {
+            return match RelPath::join_normalized(&from.parent(), specifier)
+                .and_then(|base| self.js_file(&base))
+            {
+                Some(path) => (ImportResolution::Internal, vec![EntityId::module(&path)]),
+                None => (ImportResolution::Unresolved, Vec::new()),
+            };
+        }
+        if specifier.starts_with('/') {
+            return (ImportResolution::Unresolved, Vec::new());
+        }
+        let segments: Vec<&str> = specifier.split('/').collect();
+        let name_len = if specifier.starts_with('@') { 2 } else { 1 };
+        if segments.len() < name_len {
+            return (ImportResolution::External, Vec::new());
+        }
+        let name = segments[..name_len].join("/");
+        let Some(package) = self.npm.get(name.as_str()) else {
+            return (ImportResolution::External, Vec::new());
+        };
+        let subpath = segments[name_len..].join("/");
+        let found = if subpath.is_empty() {
+            ["src/index", "index", "lib/index", "src/main", "main"]
+                .iter()
+                .filter_map(|stem| package.path.join(stem))
+                .find_map(|base| self.js_file(&base))
+        } else {
+            [subpath.clone(), format!("src/{subpath}")]
+                .iter()
+                .filter_map(|rel| RelPath::join_normalized(&package.path, rel))
+                .find_map(|base| self.js_file(&base))
+        };
+        match found {
+            Some(path) => (ImportResolution::Internal, vec![EntityId::module(&path)]),
+            None => (ImportResolution::Package, vec![package.id.clone()]),
+        }
+    }
+
+    /// `base` as written, with a JS/TS extension, with `.js` mapped to its TS source, or as a
+    /// directory index.
+    fn js_file(&self, base: &RelPath) -> Option<RelPath> {
+        if self.is_module(base) {
+            return Some(base.clone());
+        }
+        let text = base.as_str();
+        let with_ext = JS_EXTENSIONS
+            .iter()
+            .map(|ext| RelPath::new(&format!("{text}.{ext}")));
+        let swapped = [
+            ("js", "ts"),
+            ("js", "tsx"),
+            ("jsx", "tsx"),
+            ("mjs", "mts"),
+            ("cjs", "cts"),
+        ]
+        .iter()
+        .filter_map(|(js, ts)| {
+            text.strip_suffix(&format!(".{js}"))
+                .map(|stem| RelPath::new(&format!("{stem}.{ts}")))
+        });
+        let index = JS_EXTENSIONS
+            .iter()
+            .map(|ext| base.join(&format!("index.{ext}")));
+        self.found(with_ext.chain(swapped).chain(index))
+    }
+
+    /// The directory that holds a Rust file's child modules.
+    fn rust_children_dir(file: &RelPath) -> Option<RelPath> {
+        let dir = file.parent();
+        match file.file_name() {
+            "lib.rs" | "main.rs" | "mod.rs" => Some(dir),
+            _ => dir.join(file.file_stem()),
+        }
+    }
+
+    fn rust_mod(&self, from: &RelPath, name: &str) -> Resolved {
+        let found = if name.contains('/') || name.ends_with(".rs") {
+            // `#[path = "..."]` is relative to the declaring file's directory.
+            self.found([RelPath::join_normalized(&from.parent(), name)])
+        } else {
+            Self::rust_children_dir(from).and_then(|dir| {
+                self.found([
+                    dir.join(&format!("{name}.rs")),
+                    dir.join(&format!("{name}/mod.rs")),
+                ])
+            })
+        };
+        match found {
+            Some(path) => (ImportResolution::Internal, vec![EntityId::module(&path)]),
+            None => (ImportResolution::Unresolved, Vec::new()),
+        }
+    }
+
+    fn rust_use(&self, from: &RelPath, specifier: &str, names: &[String]) -> Resolved {
+        let segments: Vec<&str> = specifier.split("::").filter(|s| !s.is_empty()).collect();
+        let Some(first) = segments.first() else {
+            return (ImportResolution::External, Vec::new());
+        };
+        let crate_root = || {
+            self.cargo_packages
+                .iter()
+                .filter(|(p, _)| from.is_within(&p.path))
+                .max_by_key(|(p, _)| p.path.depth())
+                .and_then(|(_, root)| root.clone())
+        };
+        let (start_file, rest) = match *first {
+            "crate" => (crate_root(), &segments[1..]),
+            "self" => (Some(from.clone()), &segments[1..]),
+            "super" => {
+                let mut file = from.clone();
+                let mut rest = &segments[..];
+                while rest.first() == Some(&"super") {
+                    file = match Self::rust_parent_module(&file, |p| self.is_module(p)) {
+                        Some(parent) => parent,
+                        None => return (ImportResolution::Unresolved, Vec::new()),
+                    };
+                    rest = &rest[1..];
+                }
+                (Some(file), rest)
+            }
+            name => match self.crates.get(name) {
+                Some((package, root)) => match root {
+                    Some(root) => (Some(root.clone()), &segments[1..]),
+                    None => return (ImportResolution::Package, vec![package.id.clone()]),
+                },
+                None => return (ImportResolution::External, Vec::new()),
+            },
+        };
+        let Some(mut file) = start_file else {
+            return (ImportResolution::Unresolved, Vec::new());
+        };
+        // Walk the path as far as module files exist; the rest names items (or inline modules)
+        // inside the last file reached.
+        for segment in rest {
+            match self.rust_child(&file, segment) {
+                Some(child) => file = child,
+                None => break,
+            }
+        }
+        // `use crate::{a, b}` imports modules by name: target them when they are files.
+        let named: Vec<EntityId> = names
+            .iter()
+            .filter_map(|n| self.rust_child(&file, n))
+            .map(|p| EntityId::module(&p))
+            .collect();
+        if named.is_empty() {
+            (ImportResolution::Internal, vec![EntityId::module(&file)])
+        } else {
+            (ImportResolution::Internal, named)
+        }
+    }
+
+    fn rust_child(&self, file: &RelPath, name: &str) -> Option<RelPath> {
+        let dir = Self::rust_children_dir(file)?;
+        self.found([
+            dir.join(&format!("{name}.rs")),
+            dir.join(&format!("{name}/mod.rs")),
+        ])
+    }
+
+    fn rust_parent_module(file: &RelPath, exists: impl Fn(&RelPath) -> bool) -> Option<RelPath> {
+        // a/b.rs and a/b/mod.rs have the parent a.rs, a/mod.rs, or a/lib.rs / a/main.rs.
+        let dir = match file.file_name() {
+            "mod.rs" => file.parent().parent(),
+            "lib.rs" | "main.rs" => return None,
+            _ => file.parent(),
+        };
+        let stem_file = RelPath::new(&format!("{dir}.rs")).filter(|_| !dir.is_root());
+        [
+            dir.join("mod.rs"),
+            dir.join("lib.rs"),
+            dir.join("main.rs"),
+            stem_file,
+        ]
+        .into_iter()
+        .flatten()
+        .find(|p| exists(p))
+    }
+
+    fn python(&self, from: &RelPath, specifier: &str, names: &[String]) -> Resolved {
+        let dots = specifier.chars().take_while(|c| *c == '.').count();
+        let dotted = &specifier[dots..];
+        let bases: Vec<RelPath> = if dots > 0 {
+            let mut base = from.parent();
+            for _ in 1..dots {
+                if base.is_root() {
+                    return (ImportResolution::Unresolved, Vec::new());
+                }
+                base = base.parent();
+            }
+            vec![base]
+        } else {
+            self.python_roots.clone()
+        };
+        let rel = dotted.replace('.', "/");
+        for base in &bases {
+            let target = if rel.is_empty() {
+                Some(base.clone())
+            } else {
+                base.join(&rel)
+            };
+            let Some(target) = target else { continue };
+            // `from pkg import mod` may import submodules by name.
+            let submodules: Vec<EntityId> = names
+                .iter()
+                .filter_map(|n| self.python_module(target.join(n).as_ref()))
+                .map(|p| EntityId::module(&p))
+                .collect();
+            if !submodules.is_empty() {
+                return (ImportResolution::Internal, submodules);
+            }
+            if let Some(found) = self.python_module(Some(&target)) {
+                return (ImportResolution::Internal, vec![EntityId::module(&found)]);
+            }
+        }
+        let first = dotted.split('.').next().unwrap_or("").to_lowercase();
+        if dots > 0 || self.python_names.contains(&first) {
+            (ImportResolution::Unresolved, Vec::new())
+        } else {
+            (ImportResolution::External, Vec::new())
+        }
+    }
+
+    fn python_module(&self, base: Option<&RelPath>) -> Option<RelPath> {
+        let base = base?;
+        let file = if base.is_root() {
+            None
+        } else {
+            RelPath::new(&format!("{base}.py"))
+        };
+        self.found([file, base.join("__init__.py")])
+    }
+
+    fn go(&self, specifier: &str) -> Resolved {
+        for (module_path, root) in &self.go_modules {
+            let rest = if specifier == *module_path {
+                Some("")
+            } else {
+                specifier
+                    .strip_prefix(module_path)
+                    .and_then(|r| r.strip_prefix('/'))
+            };
+            let Some(rest) = rest else { continue };
+            let dir = if rest.is_empty() {
+                Some((*root).clone())
+            } else {
+                RelPath::join_normalized(root, rest)
+            };
+            let Some(dir) = dir else {
+                return (ImportResolution::Unresolved, Vec::new());
+            };
+            let targets = self.go_dirs.get(&dir).cloned().unwrap_or_default();
+            return if targets.is_empty() {
+                (ImportResolution::Unresolved, Vec::new())
+            } else {
+                (ImportResolution::Internal, targets)
+            };
+        }
+        (ImportResolution::External, Vec::new())
+    }
+}

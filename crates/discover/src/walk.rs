@@ -1,0 +1,284 @@
+//! The walker: every file under the root that the ignore rules and the safety excludes admit.
+//!
+//! Honours `.gitignore`, `.ignore`, `.git/info/exclude` and the global git excludes, inside and
+//! outside a git repository. Never follows a symbolic link, so it can neither leave the root nor
+//! loop. The parallel walk returns entries in arbitrary order; they are sorted by path before
+//! anything else sees them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use doc_bridge_model::RelPath;
+use doc_bridge_model::snapshot::{Diagnostic, Severity};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::{DirEntry, WalkBuilder, WalkState};
+
+/// Directory names never walked, at any depth.
+pub const ALWAYS_SKIPPED_DIRS: &[&str] = &[
+    ".git",
+    ".doc-bridge",
+    "node_modules",
+    "target",
+    "dist",
+    "build",
+    "coverage",
+];
+
+/// A file the walk admitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkedFile {
+    /// Repository-relative path.
+    pub path: RelPath,
+    /// Absolute (or root-joined) path for reading.
+    pub full_path: PathBuf,
+    /// Size in bytes when walked.
+    pub bytes: u64,
+}
+
+/// The walk's result: files sorted by path, and problems met on the way.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Admitted files, sorted by path (code point order).
+    pub files: Vec<WalkedFile>,
+    /// Unreadable directories, skipped symbolic links, undecodable names.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Walk options.
+#[derive(Debug, Clone, Default)]
+pub struct WalkOptions {
+    /// `safety.exclude` globs, in gitignore syntax, relative to the root.
+    pub exclude: Vec<String>,
+    /// Walker threads; 0 picks a default.
+    pub threads: usize,
+}
+
+/// Whether a file or directory name looks like a secret store (`.env*`, `*secret*`,
+/// `*credential*`, `*.pem`, `*.key`). Compared case-insensitively.
+pub fn looks_like_secret(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with(".env")
+        || lower.contains("secret")
+        || lower.contains("credential")
+        || lower.ends_with(".pem")
+        || lower.ends_with(".key")
+}
+
+/// Walks `root`.
+pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, WalkError> {
+    let meta = std::fs::metadata(root).map_err(|source| WalkError {
+        root: root.to_path_buf(),
+        source,
+    })?;
+    if !meta.is_dir() {
+        return Err(WalkError {
+            root: root.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
+        });
+    }
+    let excludes = build_excludes(root, &options.exclude);
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .follow_links(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(true)
+        .ignore(true)
+        .require_git(false)
+        .parents(true)
+        .threads(options.threads);
+    {
+        let root = root.to_path_buf();
+        let excludes = excludes.clone();
+        builder.filter_entry(move |entry| admit(&root, &excludes, entry));
+    }
+
+    let found: Mutex<Walk> = Mutex::new(Walk::default());
+    builder.build_parallel().run(|| {
+        let found = &found;
+        let root = root.to_path_buf();
+        Box::new(move |result| {
+            let outcome = visit(&root, result);
+            if let Ok(mut walk) = found.lock() {
+                match outcome {
+                    Visit::File(file) => walk.files.push(file),
+                    Visit::Problem(diagnostic) => walk.diagnostics.push(*diagnostic),
+                    Visit::Nothing => {}
+                }
+            }
+            WalkState::Continue
+        })
+    });
+    let mut walk = found
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    walk.files.sort_by(|a, b| a.path.cmp(&b.path));
+    walk.files.dedup_by(|a, b| a.path == b.path);
+    walk.diagnostics
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    Ok(walk)
+}
+
+enum Visit {
+    File(WalkedFile),
+    Problem(Box<Diagnostic>),
+    Nothing,
+}
+
+fn visit(root: &Path, result: Result<DirEntry, ignore::Error>) -> Visit {
+    let entry = match result {
+        Ok(entry) => entry,
+        Err(error) => {
+            let path = error_path(&error)
+                .and_then(|p| relative(root, p))
+                .unwrap_or_else(RelPath::root);
+            return Visit::Problem(Box::new(Diagnostic::new(
+                "walk-error",
+                Severity::Warning,
+                path,
+                None,
+                format!(
+                    "could not walk this path ({}); it was skipped",
+                    short_io_error(&error)
+                ),
+                None,
+            )));
+        }
+    };
+    let Some(file_type) = entry.file_type() else {
+        return Visit::Nothing;
+    };
+    if file_type.is_dir() {
+        return Visit::Nothing;
+    }
+    let Some(path) = relative(root, entry.path()) else {
+        return Visit::Problem(Box::new(Diagnostic::new(
+            "unreadable-path",
+            Severity::Warning,
+            RelPath::new(&entry.path().to_string_lossy().replace('\\', "/"))
+                .unwrap_or_else(RelPath::root),
+            None,
+            "file name is not valid UTF-8; the file was skipped",
+            None,
+        )));
+    };
+    if file_type.is_symlink() {
+        return Visit::Problem(Box::new(Diagnostic::new(
+            "symlink-skipped",
+            Severity::Info,
+            path,
+            None,
+            "symbolic links are never followed; index the target at its real path",
+            None,
+        )));
+    }
+    if !file_type.is_file() {
+        return Visit::Nothing;
+    }
+    let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
+    Visit::File(WalkedFile {
+        path,
+        full_path: entry.into_path(),
+        bytes,
+    })
+}
+
+/// Decides whether the walk enters a directory or yields a file.
+fn admit(root: &Path, excludes: &Option<Gitignore>, entry: &DirEntry) -> bool {
+    if entry.depth() == 0 {
+        return true;
+    }
+    let name = entry.file_name().to_string_lossy();
+    let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+    if is_dir && ALWAYS_SKIPPED_DIRS.contains(&name.as_ref()) {
+        return false;
+    }
+    if looks_like_secret(&name) {
+        return false;
+    }
+    if let Some(excludes) = excludes
+        && let Ok(rel) = entry.path().strip_prefix(root)
+        && excludes
+            .matched_path_or_any_parents(rel, is_dir)
+            .is_ignore()
+    {
+        return false;
+    }
+    true
+}
+
+fn build_excludes(root: &Path, globs: &[String]) -> Option<Gitignore> {
+    if globs.is_empty() {
+        return None;
+    }
+    let mut builder = GitignoreBuilder::new(root);
+    for glob in globs {
+        // Invalid globs are rejected when the config is validated; skip defensively here.
+        let _ = builder.add_line(None, glob);
+    }
+    builder.build().ok()
+}
+
+/// The repository-relative form of `path`, or `None` when it is not valid UTF-8.
+fn relative(root: &Path, path: &Path) -> Option<RelPath> {
+    let rel = path.strip_prefix(root).ok()?;
+    let mut parts = Vec::new();
+    for component in rel.components() {
+        parts.push(component.as_os_str().to_str()?);
+    }
+    if parts.is_empty() {
+        return Some(RelPath::root());
+    }
+    RelPath::new(&parts.join("/"))
+}
+
+fn error_path(error: &ignore::Error) -> Option<&Path> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child),
+        _ => None,
+    }
+}
+
+fn short_io_error(error: &ignore::Error) -> String {
+    match error.io_error() {
+        Some(io) => io.kind().to_string(),
+        None => "walk error".to_owned(),
+    }
+}
+
+/// The root could not be walked at all.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot walk {}: {source}", root.display())]
+pub struct WalkError {
+    /// The root.
+    pub root: PathBuf,
+    /// Why.
+    pub source: std::io::Error,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_store_names_are_recognised() {
+        for name in [
+            ".env",
+            ".env.local",
+            "my-secrets.json",
+            "aws_credentials",
+            "id.pem",
+            "tls.KEY",
+        ] {
+            assert!(looks_like_secret(name), "{name}");
+        }
+        for name in ["environment.md", "keys.md", "keyboard.ts"] {
+            assert!(!looks_like_secret(name), "{name}");
+        }
+    }
+}

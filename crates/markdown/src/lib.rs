@@ -1,0 +1,196 @@
+//! Markdown analyzer of doc-bridge.
+//!
+//! [`analyze`] is a pure function from a document's text to [`MarkdownFacts`]:
+//! front matter, title, headings, summary, searchable body text, links and
+//! inline code mentions. It reads no files, no clock and no global state, and
+//! it never panics, whatever the input.
+
+#![warn(missing_docs)]
+
+mod autolink;
+mod front_matter;
+mod lines;
+mod links;
+mod text;
+mod walk;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever the output for the same input could change (it keys analysis caches).
+pub const ANALYZER_VERSION: u32 = 1;
+
+/// Maximum length of [`MarkdownFacts::summary`] in characters, the trailing
+/// "…" of a cut summary included.
+pub const SUMMARY_MAX_CHARS: usize = 280;
+
+/// Everything the analyzer learns from one Markdown (or MDX) document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarkdownFacts {
+    /// The parsed front matter; None when the document has none or it is broken.
+    pub front_matter: Option<FrontMatter>,
+    /// Set when a front matter block exists but is not a valid YAML mapping.
+    pub front_matter_error: Option<FrontMatterError>,
+    /// Front matter title, else the first level-1 heading, else the file stem.
+    pub title: String,
+    /// Where [`Self::title`] came from.
+    pub title_source: TitleSource,
+    /// Headings of levels 1 to 3, in document order.
+    pub headings: Vec<Heading>,
+    /// Front matter description, else the first paragraph's plain text;
+    /// whitespace collapsed, at most [`SUMMARY_MAX_CHARS`] characters, ending
+    /// with "…" when cut.
+    pub summary: String,
+    /// The whole document as plain searchable text, one block (paragraph,
+    /// heading, list item, table row…) per line. Markup, HTML, code blocks and
+    /// front matter are left out; inline code, link text and image alt text
+    /// stay.
+    pub body: String,
+    /// Every link and image with a destination, and every raw URL, in
+    /// document order.
+    pub links: Vec<Link>,
+    /// Every inline code span (not code blocks), in document order.
+    pub code_mentions: Vec<CodeMention>,
+    /// Number of lines of the whole text; a trailing line ending does not add
+    /// a line and the empty text has 0.
+    pub line_count: u32,
+}
+
+/// Where the title of a document came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TitleSource {
+    /// The `title` of the front matter.
+    FrontMatter,
+    /// The first level-1 heading.
+    Heading,
+    /// The file stem given by the caller.
+    FileStem,
+}
+
+/// The YAML front matter of a document, with the keys doc-bridge knows typed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FrontMatter {
+    /// `title`, trimmed; a number or boolean is kept as its text.
+    pub title: Option<String>,
+    /// `description`, trimmed.
+    pub description: Option<String>,
+    /// `tags`: a YAML list, or a single string split on commas.
+    pub tags: Vec<String>,
+    /// `audience`, read like `tags`.
+    pub audience: Vec<String>,
+    /// `owner`, trimmed.
+    pub owner: Option<String>,
+    /// `covers`, read like `tags`.
+    pub covers: Vec<String>,
+    /// `checks`, read like `tags`.
+    pub checks: Vec<String>,
+    /// `lang`, else `language`, else `locale`.
+    pub lang: Option<String>,
+    /// Every other top-level key, as JSON.
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// Why a front matter block could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrontMatterError {
+    /// 1-based line of the file where the problem was found.
+    pub line: u32,
+    /// The YAML parser's message (no snippet of the document).
+    pub message: String,
+}
+
+/// A heading of level 1 to 3.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heading {
+    /// 1, 2 or 3.
+    pub level: u8,
+    /// Plain text of the heading, whitespace collapsed; inline code and
+    /// emphasised text kept.
+    pub text: String,
+    /// 1-based line of the file where the heading starts.
+    pub line: u32,
+}
+
+/// A link, image or raw URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Link {
+    /// The destination as written (after Markdown unescaping); a raw `www.`
+    /// URL gets an `http://` scheme.
+    pub target: String,
+    /// Percent-decoded relative path without query and fragment; None for
+    /// URLs with a scheme, `//host`, absolute `/…` paths and bare `#anchors`.
+    pub path: Option<String>,
+    /// Percent-decoded text after the first `#`, if any.
+    pub fragment: Option<String>,
+    /// 1-based line of the file where the link starts.
+    pub line: u32,
+    /// True for images.
+    pub is_image: bool,
+}
+
+/// An inline code span.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeMention {
+    /// The code, as the Markdown parser reports it (line endings become spaces).
+    pub text: String,
+    /// 1-based line of the file where the span starts.
+    pub line: u32,
+}
+
+/// Analyzes one document. `file_stem` is the title of last resort.
+///
+/// Linear in the length of `text`; never panics.
+pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
+    let lines = lines::LineIndex::new(text);
+    let split = front_matter::split(text);
+    let (front_matter, front_matter_error) = match split.block.as_ref().map(front_matter::parse) {
+        Some(Ok(front_matter)) => (Some(front_matter), None),
+        Some(Err(error)) => (None, Some(error)),
+        None => (None, None),
+    };
+    let walked = walk::walk(text, split.body_start, &lines);
+
+    let front_matter_title = front_matter.as_ref().and_then(|fm| fm.title.clone());
+    let first_h1 = walked
+        .headings
+        .iter()
+        .find(|heading| heading.level == 1 && !heading.text.is_empty())
+        .map(|heading| heading.text.clone());
+    let (title, title_source) = if let Some(title) = front_matter_title {
+        (title, TitleSource::FrontMatter)
+    } else if let Some(title) = first_h1 {
+        (title, TitleSource::Heading)
+    } else {
+        (file_stem.to_owned(), TitleSource::FileStem)
+    };
+
+    let description = front_matter
+        .as_ref()
+        .and_then(|fm| fm.description.as_deref())
+        .map(|description| {
+            let mut buffer = text::summary_buffer();
+            buffer.push(description);
+            buffer
+        })
+        .filter(|buffer| !buffer.is_empty())
+        .map(text::Collapsed::into_string);
+    let summary = description
+        .or(walked.first_paragraph)
+        .map(text::truncate_summary)
+        .unwrap_or_default();
+
+    MarkdownFacts {
+        front_matter,
+        front_matter_error,
+        title,
+        title_source,
+        headings: walked.headings,
+        summary,
+        body: walked.body,
+        links: walked.links,
+        code_mentions: walked.code_mentions,
+        line_count: lines.line_count(),
+    }
+}

@@ -1,0 +1,139 @@
+//! Splits a link destination into the parts a repository reader needs.
+
+/// The repository-relevant parts of a destination.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Destination {
+    /// Percent-decoded relative path, only for relative targets.
+    pub(crate) path: Option<String>,
+    /// Percent-decoded text after the first `#`, if any.
+    pub(crate) fragment: Option<String>,
+}
+
+/// Classifies `target`. `external` forces the target to be treated as not
+/// relative (autolinks, e-mail autolinks and raw URLs, whose destination may
+/// lack a scheme, like `user@example.com` or `www.example.com`).
+pub(crate) fn split_destination(target: &str, external: bool) -> Destination {
+    let (before_fragment, fragment) = match target.split_once('#') {
+        Some((before, after)) => (before, Some(percent_decode(after))),
+        None => (target, None),
+    };
+    let relative = !external
+        && !target.starts_with('/')
+        && !target.starts_with('\\')
+        && !target.starts_with('#')
+        && !has_scheme(target);
+    let path = if relative {
+        let without_query = before_fragment
+            .split_once('?')
+            .map_or(before_fragment, |(path, _)| path);
+        Some(percent_decode(without_query)).filter(|path| !path.is_empty())
+    } else {
+        None
+    };
+    Destination { path, fragment }
+}
+
+/// True for `scheme:` prefixes as defined by RFC 3986
+/// (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`).
+fn has_scheme(target: &str) -> bool {
+    let Some((scheme, _)) = target.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// Decodes `%XX` escapes. Malformed escapes are kept literally and byte
+/// sequences that are not UTF-8 are replaced, so decoding never fails.
+pub(crate) fn percent_decode(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_owned();
+    }
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = match bytes.get(i..i + 3) {
+            Some([b'%', high, low]) => hex_value(*high).zip(hex_value(*low)),
+            _ => None,
+        };
+        match escaped {
+            Some((high, low)) => {
+                decoded.push(high << 4 | low);
+                i += 3;
+            }
+            None => {
+                decoded.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    match String::from_utf8(decoded) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    }
+}
+
+fn hex_value(digit: u8) -> Option<u8> {
+    match digit {
+        b'0'..=b'9' => Some(digit - b'0'),
+        b'a'..=b'f' => Some(digit - b'a' + 10),
+        b'A'..=b'F' => Some(digit - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(target: &str) -> (Option<String>, Option<String>) {
+        let destination = split_destination(target, false);
+        (destination.path, destination.fragment)
+    }
+
+    #[test]
+    fn relative_target_keeps_path_and_fragment() {
+        assert_eq!(
+            parts("docs/My%20Guide.md?plain=1#Set%20up"),
+            (Some("docs/My Guide.md".into()), Some("Set up".into()))
+        );
+        assert_eq!(parts("../a.md"), (Some("../a.md".into()), None));
+    }
+
+    #[test]
+    fn non_relative_targets_have_no_path() {
+        for target in [
+            "https://example.com/a.md",
+            "http://x",
+            "mailto:someone@example.com",
+            "data:image/png;base64,xx",
+            "//cdn.example.com/a.js",
+            "/absolute/a.md",
+            "#anchor",
+        ] {
+            assert_eq!(split_destination(target, false).path, None, "{target}");
+        }
+        assert_eq!(split_destination("a.md", true).path, None);
+    }
+
+    #[test]
+    fn bare_anchor_and_external_keep_fragment() {
+        assert_eq!(parts("#intro"), (None, Some("intro".into())));
+        assert_eq!(parts("https://x.org/p#top"), (None, Some("top".into())));
+    }
+
+    #[test]
+    fn query_only_target_has_no_path() {
+        assert_eq!(parts("?tab=readme"), (None, None));
+    }
+
+    #[test]
+    fn malformed_and_non_utf8_escapes_do_not_fail() {
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+        assert_eq!(percent_decode("%C3%A9"), "é");
+        assert_eq!(percent_decode("%FF"), "\u{FFFD}");
+    }
+}

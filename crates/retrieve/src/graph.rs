@@ -1,0 +1,97 @@
+//! Read-only lookups over a snapshot: entities by id and relations by endpoint.
+
+use std::collections::HashMap;
+
+use doc_bridge_model::snapshot::{Document, Entity, Package, Relation, RelationKind, Snapshot};
+use doc_bridge_model::{EntityId, RelPath};
+
+/// Indexes a snapshot for lookups by id, path and relation endpoint.
+pub struct Graph<'a> {
+    /// The snapshot.
+    pub snapshot: &'a Snapshot,
+    by_id: HashMap<&'a EntityId, &'a Entity>,
+    inbound: HashMap<&'a EntityId, Vec<&'a Relation>>,
+    outbound: HashMap<&'a EntityId, Vec<&'a Relation>>,
+}
+
+impl<'a> Graph<'a> {
+    /// Builds the lookups.
+    pub fn new(snapshot: &'a Snapshot) -> Self {
+        let by_id = snapshot.entities.iter().map(|e| (e.id(), e)).collect();
+        let mut inbound: HashMap<&EntityId, Vec<&Relation>> = HashMap::new();
+        let mut outbound: HashMap<&EntityId, Vec<&Relation>> = HashMap::new();
+        for relation in &snapshot.relations {
+            inbound.entry(&relation.to).or_default().push(relation);
+            outbound.entry(&relation.from).or_default().push(relation);
+        }
+        Graph {
+            snapshot,
+            by_id,
+            inbound,
+            outbound,
+        }
+    }
+
+    /// The entity with this id.
+    pub fn entity(&self, id: &EntityId) -> Option<&'a Entity> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The document with this id.
+    pub fn document(&self, id: &EntityId) -> Option<&'a Document> {
+        match self.entity(id) {
+            Some(Entity::Document(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Relations pointing at `id`, in snapshot order.
+    pub fn inbound(&self, id: &EntityId) -> &[&'a Relation] {
+        self.inbound.get(id).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Relations leaving `id`, in snapshot order.
+    pub fn outbound(&self, id: &EntityId) -> &[&'a Relation] {
+        self.outbound.get(id).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Inbound `links-to` count: a simple canonicality measure for ordering documents.
+    pub fn inbound_links(&self, id: &EntityId) -> usize {
+        self.inbound(id)
+            .iter()
+            .filter(|r| r.kind == RelationKind::LinksTo)
+            .count()
+    }
+
+    /// Entities whose path lies within `dir` (including `dir` itself).
+    pub fn within(&self, dir: &'a RelPath) -> impl Iterator<Item = &'a Entity> + 'a {
+        self.snapshot
+            .entities
+            .iter()
+            .filter(move |e| e.path().is_within(dir))
+    }
+
+    /// Every package.
+    pub fn packages(&self) -> impl Iterator<Item = &'a Package> + 'a {
+        self.snapshot.entities.iter().filter_map(|e| match e {
+            Entity::Package(p) => Some(p),
+            _ => None,
+        })
+    }
+
+    /// Every document.
+    pub fn documents(&self) -> impl Iterator<Item = &'a Document> + 'a {
+        self.snapshot.entities.iter().filter_map(|e| match e {
+            Entity::Document(d) => Some(d),
+            _ => None,
+        })
+    }
+
+    /// Whether a file was inventoried.
+    pub fn has_file(&self, path: &str) -> bool {
+        self.snapshot
+            .files
+            .binary_search_by(|f| f.path.as_str().cmp(path))
+            .is_ok()
+    }
+}

@@ -1,0 +1,269 @@
+//! Handoffs: "to change X, start here, read this, run these checks" (doc-bridge-index-v1,
+//! `AgentHandoffV1`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use doc_bridge_model::index::{Handoff, HandoffTarget};
+use doc_bridge_model::snapshot::{Document, Ecosystem, Entity, Package, RelationKind};
+use doc_bridge_model::{EntityId, RelPath};
+
+use crate::graph::Graph;
+
+/// A configured or derived ownership record, as handoffs use it.
+#[derive(Debug, Clone)]
+pub struct Owner {
+    /// The ownership id.
+    pub id: String,
+    /// The owned directory.
+    pub path: RelPath,
+    /// Checks that override every other source.
+    pub checks: Vec<String>,
+    /// The owner's agent doc.
+    pub agent_doc: Option<RelPath>,
+}
+
+/// Where a handoff starts and what it reads, best first.
+pub fn reading_list(
+    graph: &Graph<'_>,
+    scope: &RelPath,
+    targets: &BTreeSet<EntityId>,
+    owner: Option<&Owner>,
+    agent_root: Option<&RelPath>,
+    owner_names: &[&str],
+) -> Vec<RelPath> {
+    let mut ordered: Vec<RelPath> = Vec::new();
+    let push = |path: RelPath, list: &mut Vec<RelPath>| {
+        if !list.contains(&path) {
+            list.push(path);
+        }
+    };
+    // 1. The ownership agent doc, then agent docs that name an owner of the scope.
+    if let Some(doc) = owner
+        .and_then(|o| o.agent_doc.clone())
+        .filter(|p| graph.has_file(p.as_str()))
+    {
+        push(doc, &mut ordered);
+    }
+    let mut owned: Vec<&Document> = graph
+        .documents()
+        .filter(|d| d.agent_doc && d.owner.as_deref().is_some_and(|o| owner_names.contains(&o)))
+        .collect();
+    owned.sort_by(|a, b| a.path.cmp(&b.path));
+    for doc in owned {
+        push(doc.path.clone(), &mut ordered);
+    }
+    // 2. Covering, 3. mentioning documents; agent docs first, then the more canonical.
+    for kind in [RelationKind::Covers, RelationKind::Mentions] {
+        let mut counts: BTreeMap<&EntityId, usize> = BTreeMap::new();
+        for target in targets {
+            for relation in graph.inbound(target).iter().filter(|r| r.kind == kind) {
+                *counts.entry(&relation.from).or_default() += 1;
+            }
+        }
+        let mut docs: Vec<(&Document, usize)> = counts
+            .into_iter()
+            .filter_map(|(id, n)| graph.document(id).map(|d| (d, n)))
+            .collect();
+        docs.sort_by(|(a, an), (b, bn)| {
+            b.agent_doc
+                .cmp(&a.agent_doc)
+                .then(bn.cmp(an))
+                .then(graph.inbound_links(&b.id).cmp(&graph.inbound_links(&a.id)))
+                .then(a.path.cmp(&b.path))
+        });
+        for (doc, _) in docs {
+            push(doc.path.clone(), &mut ordered);
+        }
+    }
+    // 4. One links-to hop from what was found so far.
+    let found: Vec<EntityId> = ordered.iter().map(EntityId::document).collect();
+    let mut hop: BTreeSet<RelPath> = BTreeSet::new();
+    for id in &found {
+        for relation in graph
+            .inbound(id)
+            .iter()
+            .filter(|r| r.kind == RelationKind::LinksTo)
+        {
+            if let Some(doc) = graph.document(&relation.from) {
+                hop.insert(doc.path.clone());
+            }
+        }
+    }
+    for path in hop {
+        push(path, &mut ordered);
+    }
+    // Documents inside the scope itself (a package's README), then the corpus index.
+    let mut inside: Vec<&Document> = graph
+        .documents()
+        .filter(|d| !scope.is_root() && d.path.is_within(scope))
+        .collect();
+    inside.sort_by(|a, b| {
+        a.path
+            .depth()
+            .cmp(&b.path.depth())
+            .then(a.path.cmp(&b.path))
+    });
+    for doc in inside {
+        push(doc.path.clone(), &mut ordered);
+    }
+    let index_candidates = [
+        agent_root.and_then(|r| r.join("index.md")),
+        agent_root.and_then(|r| r.join("README.md")),
+        RelPath::new("README.md"),
+    ];
+    if let Some(index) = index_candidates
+        .into_iter()
+        .flatten()
+        .find(|p| graph.has_file(p.as_str()))
+    {
+        push(index, &mut ordered);
+    }
+    ordered
+}
+
+/// Checks for a package: (commands, source).
+pub fn package_checks(package: &Package) -> (Vec<String>, &'static str) {
+    let member = !package.path.is_root();
+    let name = &package.name;
+    let dir = package.path.as_str();
+    if package.ecosystem == Ecosystem::Npm {
+        let script = |script: &str| match (package.package_manager.as_str(), member) {
+            ("pnpm", true) => format!("pnpm --filter {name} {script}"),
+            ("yarn", true) => format!("yarn workspace {name} {script}"),
+            ("bun", true) => format!("bun run --filter {name} {script}"),
+            (pm, true) => format!(
+                "{} run {script} -w {name}",
+                if pm == "npm" { "npm" } else { pm }
+            ),
+            (pm, false) => format!("{pm} run {script}"),
+        };
+        let wanted = ["test", "lint", "typecheck", "check"];
+        let checks: Vec<String> = wanted
+            .iter()
+            .filter(|s| package.scripts.contains_key(**s))
+            .map(|s| script(s))
+            .collect();
+        return if checks.is_empty() {
+            (Vec::new(), "none")
+        } else {
+            (checks, "package-scripts")
+        };
+    }
+    let default = match package.ecosystem {
+        Ecosystem::Cargo => format!("cargo test -p {name}"),
+        Ecosystem::Python if member => format!("python -m pytest {dir}"),
+        Ecosystem::Python => "python -m pytest".to_owned(),
+        Ecosystem::Go if member => format!("go -C {dir} test ./..."),
+        Ecosystem::Go => "go test ./...".to_owned(),
+        Ecosystem::Npm => String::new(),
+    };
+    (vec![default], "package-manager-default")
+}
+
+/// Everything a handoff needs to know about its target.
+pub struct HandoffInput<'a> {
+    /// `package`, `area`, `module`, `document` or `ownership`.
+    pub target_type: &'a str,
+    /// Package name, ownership id or entity id.
+    pub target_id: String,
+    /// Directory or file.
+    pub path: RelPath,
+    /// Entities whose covering or mentioning documents count.
+    pub targets: BTreeSet<EntityId>,
+    /// The package the target belongs to.
+    pub package: Option<&'a Package>,
+    /// The ownership record that applies.
+    pub owner: Option<&'a Owner>,
+    /// Names an agent doc's `owner` may use for this target.
+    pub owner_names: Vec<&'a str>,
+}
+
+/// Builds a handoff.
+pub fn build_handoff(
+    graph: &Graph<'_>,
+    input: &HandoffInput<'_>,
+    agent_root: Option<&RelPath>,
+) -> Handoff {
+    let reading = reading_list(
+        graph,
+        &input.path,
+        &input.targets,
+        input.owner,
+        agent_root,
+        &input.owner_names,
+    );
+    let start_here = reading.first().cloned();
+    let mut read_before_editing: Vec<RelPath> = reading.iter().take(5).cloned().collect();
+    if let Some(agents) = RelPath::new("AGENTS.md").filter(|p| graph.has_file(p.as_str()))
+        && !read_before_editing.contains(&agents)
+    {
+        read_before_editing.push(agents);
+    }
+    let front_matter_checks: Vec<String> = start_here
+        .as_ref()
+        .and_then(|p| graph.document(&EntityId::document(p)))
+        .map(|d| d.checks.clone())
+        .unwrap_or_default();
+    let (checks, checks_source) = if let Some(owner) = input.owner.filter(|o| !o.checks.is_empty())
+    {
+        (owner.checks.clone(), "ownership")
+    } else if !front_matter_checks.is_empty() {
+        (front_matter_checks, "front-matter")
+    } else if let Some(package) = input.package {
+        package_checks(package)
+    } else {
+        (Vec::new(), "none")
+    };
+    let mut notes = Vec::new();
+    if let Some(package) = input.package {
+        let modules = graph
+            .within(&package.path)
+            .filter(|e| matches!(e, Entity::Module(_)))
+            .count();
+        notes.push(format!(
+            "{} package `{}` at {} ({modules} modules)",
+            ecosystem_name(package.ecosystem),
+            package.name,
+            package.path
+        ));
+    }
+    if start_here.is_none() {
+        notes.push("no document covers or mentions this yet".to_owned());
+    }
+    Handoff {
+        handoff_type: "agent-handoff".to_owned(),
+        schema_version: 1,
+        source: ".doc-bridge/index.json".to_owned(),
+        target: HandoffTarget {
+            target_type: input.target_type.to_owned(),
+            id: input.target_id.clone(),
+            path: input.path.clone(),
+        },
+        start_here,
+        read_before_editing,
+        edit_roots: vec![input.path.clone()],
+        checks,
+        checks_source: checks_source.to_owned(),
+        notes,
+    }
+}
+
+fn ecosystem_name(ecosystem: Ecosystem) -> &'static str {
+    match ecosystem {
+        Ecosystem::Npm => "npm",
+        Ecosystem::Cargo => "Cargo",
+        Ecosystem::Python => "Python",
+        Ecosystem::Go => "Go",
+    }
+}
+
+/// The ids of `package` and every entity within its root (its areas and modules).
+pub fn package_targets(graph: &Graph<'_>, package: &Package) -> BTreeSet<EntityId> {
+    let mut targets: BTreeSet<EntityId> = graph
+        .within(&package.path)
+        .filter(|e| matches!(e, Entity::Area(_) | Entity::Module(_)))
+        .map(|e| e.id().clone())
+        .collect();
+    targets.insert(package.id.clone());
+    targets
+}

@@ -1,0 +1,307 @@
+//! Building `DocBridgeIndexV1` from a snapshot and the configuration: a pure function.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use doc_bridge_model::config::Config;
+use doc_bridge_model::hash::semantic_hash;
+use doc_bridge_model::index::{
+    DocBridgeIndexV1, INDEX_HASH_EXCLUDED, INDEX_SCHEMA_VERSION, Inputs, KnowledgeEntry, Lookup,
+    OwnershipRecord, RetrievalSettings,
+};
+use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field, LEXICON_VERSION};
+use doc_bridge_model::snapshot::{Entity, Package, Snapshot};
+use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
+
+use crate::graph::Graph;
+use crate::handoff::{HandoffInput, Owner, build_handoff, package_checks, package_targets};
+
+/// What the index build needs besides the snapshot.
+pub struct IndexOptions<'a> {
+    /// The configuration.
+    pub config: &'a Config,
+    /// The agent corpus root, when it exists.
+    pub agent_root: Option<&'a RelPath>,
+    /// The inputs fingerprint.
+    pub inputs: Inputs,
+    /// The time to record; the caller keeps the previous one when the hash did not change.
+    pub generated_at: String,
+}
+
+/// Effective ranking settings: defaults overridden by `retrieval.weights` / `retrieval.params`.
+pub fn retrieval_settings(config: &Config) -> RetrievalSettings {
+    let weights = Field::ALL
+        .iter()
+        .map(|f| {
+            let weight = config
+                .retrieval
+                .weights
+                .get(f.name())
+                .copied()
+                .unwrap_or(f.default_weight());
+            (f.name().to_owned(), weight)
+        })
+        .collect();
+    let params = BTreeMap::from([
+        (
+            "k1".to_owned(),
+            config
+                .retrieval
+                .params
+                .get("k1")
+                .copied()
+                .unwrap_or(DEFAULT_K1),
+        ),
+        (
+            "b".to_owned(),
+            config
+                .retrieval
+                .params
+                .get("b")
+                .copied()
+                .unwrap_or(DEFAULT_B),
+        ),
+    ]);
+    RetrievalSettings {
+        lexicon_version: LEXICON_VERSION,
+        weights,
+        params,
+    }
+}
+
+/// The configured ownership records (`routing.options.ownership`), sorted by id.
+pub fn owners(config: &Config) -> Vec<Owner> {
+    let mut owners: Vec<Owner> = config
+        .routing
+        .options
+        .ownership
+        .iter()
+        .filter_map(|(id, o)| {
+            let path = RelPath::new(o.path.trim_start_matches("./").trim_end_matches('/'))?;
+            Some(Owner {
+                id: id.clone(),
+                path,
+                checks: o.checks.clone(),
+                agent_doc: o
+                    .agent_doc
+                    .as_deref()
+                    .and_then(|p| RelPath::new(p.trim_start_matches("./"))),
+            })
+        })
+        .collect();
+    owners.sort_by(|a, b| a.id.cmp(&b.id));
+    owners
+}
+
+/// Builds the index.
+pub fn build_index(snapshot: &Snapshot, options: IndexOptions<'_>) -> DocBridgeIndexV1 {
+    let graph = Graph::new(snapshot);
+    let config = options.config;
+    let agent_root = options.agent_root;
+    let packages: Vec<&Package> = graph.packages().collect();
+    let configured = owners(config);
+
+    let mut knowledge = Vec::new();
+    let mut agent_docs: Vec<KnowledgeEntry> = graph
+        .documents()
+        .filter(|d| d.agent_doc)
+        .map(|d| {
+            let id = agent_root
+                .and_then(|root| d.path.strip_dir(root))
+                .map(|rel| {
+                    rel.rsplit_once('.')
+                        .map_or(rel, |(stem, _)| stem)
+                        .to_owned()
+                })
+                .unwrap_or_else(|| d.path.file_stem().to_owned());
+            KnowledgeEntry {
+                id,
+                entry_type: "agent-doc".to_owned(),
+                title: d.title.clone(),
+                path: d.path.clone(),
+                description: non_empty(&d.summary),
+                tags: Vec::new(),
+                symbols: Vec::new(),
+                content_hash: None,
+            }
+        })
+        .collect();
+    agent_docs.sort_by(|a, b| a.id.cmp(&b.id).then(a.path.cmp(&b.path)));
+    knowledge.extend(agent_docs);
+    if config.retrieval.corpus.enabled {
+        for entity in &snapshot.entities {
+            match entity {
+                Entity::Document(d) => {
+                    let mut tags = vec!["document".to_owned()];
+                    for tag in d.audience.iter().chain(&d.tags) {
+                        if !tags.contains(tag) {
+                            tags.push(tag.clone());
+                        }
+                    }
+                    knowledge.push(KnowledgeEntry {
+                        id: d.id.to_string(),
+                        entry_type: "document".to_owned(),
+                        title: d.title.clone(),
+                        path: d.path.clone(),
+                        description: non_empty(&d.summary),
+                        tags,
+                        symbols: Vec::new(),
+                        content_hash: Some(d.content_hash.clone()),
+                    });
+                }
+                Entity::Module(m) => {
+                    let mut symbols: Vec<String> = Vec::new();
+                    for symbol in &m.symbols {
+                        if !symbols.contains(&symbol.name) {
+                            symbols.push(symbol.name.clone());
+                        }
+                    }
+                    let mut tags = vec![
+                        "module".to_owned(),
+                        m.path.extension().unwrap_or("").to_owned(),
+                    ];
+                    let parent = m.path.parent();
+                    if !parent.is_root() {
+                        tags.push(parent.file_name().to_owned());
+                    }
+                    tags.retain(|t| !t.is_empty());
+                    knowledge.push(KnowledgeEntry {
+                        id: m.id.to_string(),
+                        entry_type: "module".to_owned(),
+                        title: m.path.file_name().to_owned(),
+                        path: m.path.clone(),
+                        description: None,
+                        tags,
+                        symbols,
+                        content_hash: Some(m.content_hash.clone()),
+                    });
+                }
+                Entity::Area(_) | Entity::Package(_) => {}
+            }
+        }
+    }
+
+    let mut handoffs = BTreeMap::new();
+    let mut ownership = BTreeMap::new();
+    for package in &packages {
+        let owner = configured.iter().find(|o| o.path == package.path);
+        let targets = package_targets(&graph, package);
+        let owner_names = owner_names(package, owner);
+        let input = HandoffInput {
+            target_type: "package",
+            target_id: package.name.clone(),
+            path: package.path.clone(),
+            targets,
+            package: Some(package),
+            owner,
+            owner_names,
+        };
+        let handoff = build_handoff(&graph, &input, agent_root);
+        let agent_doc = handoff.start_here.clone().filter(|p| {
+            graph
+                .document(&EntityId::document(p))
+                .is_some_and(|d| d.agent_doc)
+        });
+        ownership.insert(
+            package.name.clone(),
+            OwnershipRecord {
+                id: package.name.clone(),
+                path: package.path.clone(),
+                checks: if handoff.checks.is_empty() {
+                    package_checks(package).0
+                } else {
+                    handoff.checks.clone()
+                },
+                agent_doc,
+                entity: Some(package.id.clone()),
+            },
+        );
+        handoffs.insert(package.name.clone(), handoff);
+    }
+    for owner in &configured {
+        let package = packages
+            .iter()
+            .filter(|p| owner.path.is_within(&p.path))
+            .max_by_key(|p| p.path.depth())
+            .copied();
+        let targets: BTreeSet<EntityId> = graph
+            .within(&owner.path)
+            .filter(|e| matches!(e, Entity::Area(_) | Entity::Module(_) | Entity::Package(_)))
+            .map(|e| e.id().clone())
+            .collect();
+        let input = HandoffInput {
+            target_type: "ownership",
+            target_id: owner.id.clone(),
+            path: owner.path.clone(),
+            targets,
+            package,
+            owner: Some(owner),
+            owner_names: vec![owner.id.as_str()],
+        };
+        let handoff = build_handoff(&graph, &input, agent_root);
+        ownership.insert(
+            owner.id.clone(),
+            OwnershipRecord {
+                id: owner.id.clone(),
+                path: owner.path.clone(),
+                checks: handoff.checks.clone(),
+                agent_doc: owner
+                    .agent_doc
+                    .clone()
+                    .or_else(|| handoff.start_here.clone()),
+                entity: package.map(|p| p.id.clone()),
+            },
+        );
+        handoffs.insert(owner.id.clone(), handoff);
+    }
+    let mut package_names: Vec<String> = packages.iter().map(|p| p.name.clone()).collect();
+    package_names.sort();
+    package_names.dedup();
+
+    let mut index = DocBridgeIndexV1 {
+        schema_version: INDEX_SCHEMA_VERSION,
+        content_hash: ContentHash::of_bytes(b""),
+        content_hash_algo: SEMANTIC_HASH_ALGO.to_owned(),
+        generated_at: options.generated_at,
+        project: snapshot.project.clone(),
+        knowledge,
+        handoffs,
+        lookup: Lookup {
+            packages: package_names,
+            ownership,
+        },
+        inputs: options.inputs,
+        retrieval: retrieval_settings(config),
+        projection: None,
+        publication: None,
+    };
+    seal(&mut index);
+    index
+}
+
+/// Recomputes and stores the index's `contentHash`.
+pub fn seal(index: &mut DocBridgeIndexV1) {
+    if let Some(hash) = index_hash(index) {
+        index.content_hash = hash;
+    }
+}
+
+/// The sha256-semantic-v1 hash of an index (its seal), or `None` if it cannot be computed.
+pub fn index_hash(index: &DocBridgeIndexV1) -> Option<ContentHash> {
+    semantic_hash(index, INDEX_HASH_EXCLUDED).ok()
+}
+
+fn owner_names<'a>(package: &'a Package, owner: Option<&'a Owner>) -> Vec<&'a str> {
+    let mut names = vec![package.name.as_str()];
+    // `@fx/auth` is usually owned as `auth`.
+    if let Some((_, short)) = package.name.rsplit_once('/') {
+        names.push(short);
+    }
+    if let Some(owner) = owner {
+        names.push(owner.id.as_str());
+    }
+    names
+}
+
+fn non_empty(text: &str) -> Option<String> {
+    (!text.trim().is_empty()).then(|| text.to_owned())
+}

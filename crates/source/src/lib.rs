@@ -1,0 +1,361 @@
+//! Source analyzer: the exported symbols and imports of one module.
+//!
+//! [`analyze`] is a pure function from a module's bytes to [`SourceFacts`]: it
+//! reads no files, looks at no clock and never panics, whatever the input
+//! (binary junk, syntax errors, deep nesting, very large files). Syntax errors
+//! do not stop the analysis: tree-sitter recovers, the facts found in the
+//! well-formed parts are reported, and the errors are listed as diagnostics.
+//!
+//! Supported languages are TypeScript (and TSX), JavaScript (with JSX), Rust,
+//! Python and Go; see [`Language`].
+
+mod common;
+mod ecmascript;
+mod go;
+mod python;
+mod rust;
+
+use std::cell::RefCell;
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::{Parser, Tree};
+
+/// Version of the analysis rules.
+///
+/// Bumped whenever the output for the same input could change (grammar
+/// upgrades included), so that cached facts can be invalidated.
+pub const ANALYZER_VERSION: u32 = 1;
+
+/// A source language the analyzer understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Language {
+    /// TypeScript without JSX (`.ts`, `.mts`, `.cts`, `.d.ts`).
+    TypeScript,
+    /// TypeScript with JSX (`.tsx`).
+    Tsx,
+    /// JavaScript, JSX included (`.js`, `.jsx`, `.mjs`, `.cjs`).
+    JavaScript,
+    /// Rust (`.rs`).
+    Rust,
+    /// Python (`.py`, `.pyi`).
+    Python,
+    /// Go (`.go`).
+    Go,
+}
+
+impl Language {
+    /// Every supported language, in declaration order.
+    pub const ALL: [Language; 6] = [
+        Language::TypeScript,
+        Language::Tsx,
+        Language::JavaScript,
+        Language::Rust,
+        Language::Python,
+        Language::Go,
+    ];
+
+    /// The language of a file, by its extension.
+    ///
+    /// `.ts` `.mts` `.cts` → TypeScript (declaration files such as `.d.ts`
+    /// too), `.tsx` → Tsx, `.js` `.jsx` `.mjs` `.cjs` → JavaScript, `.rs` →
+    /// Rust, `.py` `.pyi` → Python, `.go` → Go. Both `/` and `\` separate
+    /// directories; the extension is compared ASCII-case-insensitively. A
+    /// dot file without a further extension (`.ts`) has no extension, as
+    /// with [`std::path::Path::extension`].
+    pub fn from_path(path: &str) -> Option<Language> {
+        let file_name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let (stem, extension) = file_name.rsplit_once('.')?;
+        if stem.is_empty() {
+            return None;
+        }
+        let extension = extension.to_ascii_lowercase();
+        match extension.as_str() {
+            "ts" | "mts" | "cts" => Some(Language::TypeScript),
+            "tsx" => Some(Language::Tsx),
+            "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
+            "rs" => Some(Language::Rust),
+            "py" | "pyi" => Some(Language::Python),
+            "go" => Some(Language::Go),
+            _ => None,
+        }
+    }
+
+    /// Stable lower-case name: `typescript`, `tsx`, `javascript`, `rust`,
+    /// `python` or `go`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::TypeScript => "typescript",
+            Language::Tsx => "tsx",
+            Language::JavaScript => "javascript",
+            Language::Rust => "rust",
+            Language::Python => "python",
+            Language::Go => "go",
+        }
+    }
+
+    fn grammar(self) -> tree_sitter::Language {
+        match self {
+            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Language::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Language::Python => tree_sitter_python::LANGUAGE.into(),
+            Language::Go => tree_sitter_go::LANGUAGE.into(),
+        }
+    }
+}
+
+/// Everything the analyzer found in one module.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceFacts {
+    /// Exported symbols, in source order, deduplicated by `(name, reexport)`
+    /// (the first occurrence wins).
+    pub symbols: Vec<Symbol>,
+    /// Imports, in source order.
+    pub imports: Vec<Import>,
+    /// The first [`MAX_REPORTED_SYNTAX_ERRORS`] syntax errors, in source order.
+    pub syntax_errors: Vec<SyntaxError>,
+    /// How many syntax errors there are in all (may exceed `syntax_errors.len()`).
+    pub syntax_error_count: u32,
+    /// Number of lines; a trailing newline does not start a new line, and an
+    /// empty source has 0 lines.
+    pub line_count: u32,
+}
+
+/// At most this many syntax errors are listed in [`SourceFacts::syntax_errors`].
+pub const MAX_REPORTED_SYNTAX_ERRORS: usize = 20;
+
+/// A symbol the module exports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Symbol {
+    /// The exported name (`default` for default exports, `*` for star re-exports).
+    pub name: String,
+    /// What kind of declaration it is, as far as the module itself tells.
+    pub kind: SymbolKind,
+    /// 1-based line where the declaring node starts.
+    pub line: u32,
+    /// True when the symbol is re-exported from another module.
+    pub reexport: bool,
+    /// The module it is re-exported from, as written (`./y`, `a::b`, `.x`).
+    pub from: Option<String>,
+}
+
+/// The kind of an exported symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SymbolKind {
+    /// A function (Rust `fn`, Python `def`, Go `func`, JS/TS `function`).
+    Function,
+    /// A class.
+    Class,
+    /// A TypeScript or Go interface.
+    Interface,
+    /// A type alias or other named type.
+    Type,
+    /// An enum.
+    Enum,
+    /// A constant (`const`, Rust `static`).
+    Const,
+    /// A variable (`let`, `var`, Python assignments).
+    Variable,
+    /// A Rust struct or union, a Go struct type.
+    Struct,
+    /// A Rust trait.
+    Trait,
+    /// A Rust module.
+    Module,
+    /// A Rust `macro_rules!` macro with `#[macro_export]`.
+    Macro,
+    /// A TypeScript namespace, or a namespace re-export (`export * as ns`).
+    Namespace,
+    /// A JS/TS default export.
+    Default,
+    /// Not known from this module alone (re-exports, `__all__` entries).
+    Unknown,
+}
+
+/// One import of another module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Import {
+    /// The module as written (`./y`, `crate::model`, `.x`, `net/http`).
+    pub specifier: String,
+    /// How it is imported.
+    pub kind: ImportKind,
+    /// Imported names as they are called in the imported module (`default`
+    /// for default imports, `*` for namespace or glob imports); Go aliases.
+    pub names: Vec<String>,
+    /// 1-based line where the importing node starts.
+    pub line: u32,
+}
+
+/// How a module is imported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ImportKind {
+    /// `import`, `use`, `from … import`, `extern crate`.
+    Static,
+    /// `import('x')` or `require('x')` with a string literal.
+    Dynamic,
+    /// `export … from 'x'`.
+    ReExport,
+    /// A Rust `mod foo;` declaration without a body.
+    ModDecl,
+}
+
+/// A syntax error found while parsing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyntaxError {
+    /// 1-based line where the error starts.
+    pub line: u32,
+    /// `syntax error`, or `missing X` where X is the grammar's name for the
+    /// missing token; never any source text.
+    pub message: String,
+}
+
+/// Analyzes one module.
+///
+/// Never panics. When the source cannot be parsed at all (which should not
+/// happen), only `line_count` is filled in.
+pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
+    let line_count = common::line_count(source);
+    let mut facts = SourceFacts {
+        line_count,
+        ..SourceFacts::default()
+    };
+    // tree-sitter addresses bytes with u32 offsets; anything larger cannot be
+    // parsed faithfully. An empty source has nothing to report.
+    if source.is_empty() || u32::try_from(source.len()).is_err() {
+        return facts;
+    }
+    let Some(tree) = parse(language, source) else {
+        return facts;
+    };
+    let root = tree.root_node();
+    let ctx = common::Ctx::new(source, line_count);
+    let (errors, error_count) = common::collect_syntax_errors(&ctx, root);
+    facts.syntax_errors = errors;
+    facts.syntax_error_count = error_count;
+    let (symbols, imports) = match language {
+        Language::TypeScript | Language::Tsx => {
+            ecmascript::analyze(&ctx, root, ecmascript::Dialect::TypeScript)
+        }
+        Language::JavaScript => ecmascript::analyze(&ctx, root, ecmascript::Dialect::JavaScript),
+        Language::Rust => rust::analyze(&ctx, root),
+        Language::Python => python::analyze(&ctx, root),
+        Language::Go => go::analyze(&ctx, root),
+    };
+    facts.symbols = common::finish_symbols(symbols);
+    facts.imports = common::finish_imports(imports);
+    facts
+}
+
+thread_local! {
+    // `Parser` is not `Sync`; analysis runs on many rayon threads, so each
+    // thread keeps its own parser and reuses its allocations.
+    static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+}
+
+fn parse(language: Language, source: &[u8]) -> Option<Tree> {
+    let run = |parser: &mut Parser| -> Option<Tree> {
+        parser.set_language(&language.grammar()).ok()?;
+        // A previous parse may have been left unfinished; start afresh.
+        parser.reset();
+        parser.parse(source, None)
+    };
+    PARSER
+        .try_with(|cell| match cell.try_borrow_mut() {
+            Ok(mut parser) => run(&mut parser),
+            // Only reachable through re-entrancy, which the analyzer never
+            // does; a fresh parser keeps it correct anyway.
+            Err(_) => run(&mut Parser::new()),
+        })
+        .unwrap_or_else(|_| run(&mut Parser::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn language_from_path_maps_extensions() {
+        let cases = [
+            ("src/a.ts", Some(Language::TypeScript)),
+            ("a.mts", Some(Language::TypeScript)),
+            ("a.cts", Some(Language::TypeScript)),
+            ("types/index.d.ts", Some(Language::TypeScript)),
+            ("a.tsx", Some(Language::Tsx)),
+            ("a.js", Some(Language::JavaScript)),
+            ("a.jsx", Some(Language::JavaScript)),
+            ("a.mjs", Some(Language::JavaScript)),
+            ("a.cjs", Some(Language::JavaScript)),
+            ("src/lib.rs", Some(Language::Rust)),
+            ("pkg/__init__.py", Some(Language::Python)),
+            ("pkg/stub.pyi", Some(Language::Python)),
+            ("cmd/main.go", Some(Language::Go)),
+            ("C:\\src\\Main.GO", Some(Language::Go)),
+            ("README.md", None),
+            ("Makefile", None),
+            (".ts", None),
+            ("dir.rs/file", None),
+            ("", None),
+        ];
+        for (path, expected) in cases {
+            assert_eq!(Language::from_path(path), expected, "{path}");
+        }
+    }
+
+    #[test]
+    fn language_names_are_stable() {
+        let names: Vec<_> = Language::ALL.iter().map(|l| l.name()).collect();
+        assert_eq!(
+            names,
+            ["typescript", "tsx", "javascript", "rust", "python", "go"]
+        );
+    }
+
+    #[test]
+    fn every_grammar_loads() {
+        for language in Language::ALL {
+            assert!(parse(language, b"x").is_some(), "{}", language.name());
+        }
+    }
+
+    #[test]
+    fn empty_source_has_no_lines_and_no_facts() {
+        for language in Language::ALL {
+            assert_eq!(analyze(language, b""), SourceFacts::default());
+        }
+    }
+
+    #[test]
+    fn facts_serialize_with_camel_case_fields_and_kebab_case_enums() {
+        let facts = SourceFacts {
+            symbols: vec![Symbol {
+                name: "x".into(),
+                kind: SymbolKind::Default,
+                line: 1,
+                reexport: true,
+                from: Some("./y".into()),
+            }],
+            imports: vec![Import {
+                specifier: "./y".into(),
+                kind: ImportKind::ReExport,
+                names: vec!["*".into()],
+                line: 1,
+            }],
+            syntax_errors: vec![],
+            syntax_error_count: 0,
+            line_count: 1,
+        };
+        let json = serde_json::to_string(&facts).unwrap();
+        assert!(json.contains("\"syntaxErrorCount\":0"), "{json}");
+        assert!(json.contains("\"lineCount\":1"), "{json}");
+        assert!(json.contains("\"kind\":\"re-export\""), "{json}");
+        assert!(json.contains("\"kind\":\"default\""), "{json}");
+    }
+}

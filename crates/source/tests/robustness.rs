@@ -1,0 +1,272 @@
+//! The analyzer must never panic, whatever it is given, and every line it
+//! reports must be a line of the source.
+
+use doc_bridge_source::{Language, MAX_REPORTED_SYNTAX_ERRORS, SourceFacts, analyze};
+use proptest::prelude::*;
+
+/// Fragments of all six languages, so that random sequences reach deep into
+/// the grammars (and their error recovery) rather than failing at once.
+const TOKENS: &[&str] = &[
+    "export ",
+    "import ",
+    " from ",
+    "default ",
+    "function ",
+    "class ",
+    "interface ",
+    "type ",
+    "enum ",
+    "namespace ",
+    "declare ",
+    "abstract ",
+    "const ",
+    "let ",
+    "var ",
+    "async ",
+    "* as ns",
+    "{ a, b as c }",
+    "require('x')",
+    "import('y')",
+    "module.exports = ",
+    "exports.foo = ",
+    "pub ",
+    "pub(crate) ",
+    "use ",
+    "mod ",
+    "fn ",
+    "struct ",
+    "trait ",
+    "impl ",
+    "macro_rules! m ",
+    "#[macro_export]",
+    "#[path = \"p.rs\"]",
+    "extern crate ",
+    "a::b::{C, D as E}",
+    "::*",
+    "self",
+    "def ",
+    "class K:",
+    "__all__ = ['a']",
+    "__all__ += ",
+    "from . import x",
+    "if TYPE_CHECKING:",
+    "try:",
+    "except:",
+    "@dec",
+    "lambda",
+    "package p",
+    "func ",
+    "(t T) ",
+    "\"fmt\"",
+    "`raw`",
+    "var (",
+    "const (",
+    "iota",
+    "A",
+    "b",
+    "_c",
+    "Ä",
+    "x",
+    "=",
+    ":",
+    ";",
+    ",",
+    ".",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "<",
+    ">",
+    "</",
+    "/>",
+    "'",
+    "\"",
+    "`",
+    "\\",
+    "/*",
+    "*/",
+    "//",
+    "#",
+    "\n",
+    "\r\n",
+    "\r",
+    "\t",
+    "    ",
+    "\0",
+    "\u{FEFF}",
+    "\u{FFFD}",
+    "é",
+    "𝔘",
+];
+
+fn token_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TOKENS), 0..160).prop_map(|t| t.concat())
+}
+
+fn check(language: Language, source: &[u8]) -> Result<(), TestCaseError> {
+    let facts = analyze(language, source);
+    let lines = 1..=facts.line_count;
+    for symbol in &facts.symbols {
+        prop_assert!(
+            lines.contains(&symbol.line),
+            "{language:?} symbol {symbol:?} {facts:?}"
+        );
+    }
+    for import in &facts.imports {
+        prop_assert!(
+            lines.contains(&import.line),
+            "{language:?} import {import:?} {facts:?}"
+        );
+    }
+    for error in &facts.syntax_errors {
+        prop_assert!(
+            lines.contains(&error.line),
+            "{language:?} error {error:?} {facts:?}"
+        );
+    }
+    prop_assert!(facts.syntax_errors.len() <= MAX_REPORTED_SYNTAX_ERRORS);
+    prop_assert!(facts.syntax_errors.len() as u64 <= u64::from(facts.syntax_error_count));
+    // Pure: the same input gives the same facts (the per-thread parser
+    // carries nothing over from one call to the next).
+    prop_assert_eq!(&facts, &analyze(language, source));
+    Ok(())
+}
+
+fn check_all(source: &[u8]) -> Result<(), TestCaseError> {
+    for language in Language::ALL {
+        check(language, source)?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_strings_never_panic(source in any::<String>()) {
+        check_all(source.as_bytes())?;
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(source in prop::collection::vec(any::<u8>(), 0..512)) {
+        check_all(&source)?;
+    }
+
+    #[test]
+    fn token_soup_never_panics(source in token_soup()) {
+        check_all(source.as_bytes())?;
+    }
+}
+
+fn deep(open: &str, close: &str, depth: usize) -> String {
+    format!("{}{}", open.repeat(depth), close.repeat(depth))
+}
+
+#[test]
+fn deeply_nested_input_does_not_overflow_the_stack() {
+    // A small stack makes any recursion over the nesting fail at this depth,
+    // keeping the test quick; analysis must only need constant stack.
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| analyze_deeply_nested(3_000))
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn analyze_deeply_nested(depth: usize) {
+    let sources = [
+        deep("(", ")", depth),
+        deep("[", "]", depth),
+        deep("{", "}", depth),
+        deep("(", "", depth),
+        format!("export const x = {};", deep("[", "]", depth)),
+        format!("export const {} = o;", deep("{a: ", "}", depth)),
+        format!("a = {}1;", "b = ".repeat(depth)),
+        format!("module.exports = {}1;", "exports.x = ".repeat(depth)),
+        deep("pub mod m { ", "}", depth),
+        deep("namespace N { ", "}", depth),
+        format!("pub use a::{}x{};", "{b::".repeat(depth), "}".repeat(depth)),
+        format!("use {};", vec!["a"; depth].join("::")),
+        (0..200)
+            .map(|i| format!("{}if x:\n", " ".repeat(i)))
+            .collect::<String>(),
+        format!("__all__ = {}", deep("(", ")", depth)),
+        format!("package p\nvar X = {}", deep("(", ")", depth)),
+    ];
+    for source in &sources {
+        for language in Language::ALL {
+            let facts: SourceFacts = analyze(language, source.as_bytes());
+            assert!(facts.line_count >= 1);
+        }
+    }
+}
+
+#[test]
+fn errors_are_capped_but_counted() {
+    let source = "export const = ;\n".repeat(100);
+    let facts = analyze(Language::TypeScript, source.as_bytes());
+    assert_eq!(facts.syntax_errors.len(), MAX_REPORTED_SYNTAX_ERRORS);
+    assert!(
+        facts.syntax_error_count >= 100,
+        "{}",
+        facts.syntax_error_count
+    );
+    let lines: Vec<u32> = facts.syntax_errors.iter().map(|e| e.line).collect();
+    assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
+}
+
+#[test]
+fn missing_tokens_are_reported_by_kind_on_a_source_line() {
+    let facts = analyze(Language::Rust, b"pub struct S {\n");
+    assert_eq!(facts.line_count, 1);
+    assert_eq!(facts.syntax_error_count, 1, "{facts:?}");
+    assert_eq!(facts.syntax_errors[0].line, 1);
+    assert_eq!(facts.syntax_errors[0].message, "missing }");
+}
+
+#[test]
+fn invalid_utf8_names_are_skipped_not_mangled() {
+    let facts = analyze(Language::Rust, b"pub fn ok() {}\npub fn bad\xff() {}\n");
+    assert_eq!(facts.symbols.first().map(|s| s.name.as_str()), Some("ok"));
+    assert!(facts.symbols.iter().all(|s| !s.name.contains('\u{FFFD}')));
+}
+
+#[test]
+fn analysis_runs_in_parallel_threads() {
+    let sources: Vec<(Language, String)> = Language::ALL
+        .iter()
+        .map(|&l| {
+            (
+                l,
+                format!(
+                    "export const A = 1;\npub fn a() {{}}\ndef a(): pass\nfunc A() {{}}\n// {}\n",
+                    l.name()
+                ),
+            )
+        })
+        .collect();
+    let expected: Vec<SourceFacts> = sources
+        .iter()
+        .map(|(l, s)| analyze(*l, s.as_bytes()))
+        .collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    for _ in 0..20 {
+                        for ((language, source), want) in sources.iter().zip(&expected) {
+                            assert_eq!(&analyze(*language, source.as_bytes()), want);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for handle in handles {
+            handle.join().unwrap();
+        }
+    });
+}
