@@ -4,6 +4,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use doc_bridge_corpus::{fsutil, scifact, synth};
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Instant;
 
 /// Writes benchmark corpora for doc-bridge.
@@ -45,9 +46,21 @@ enum Command {
     },
 }
 
-fn main() -> Result<()> {
+fn main() -> ExitCode {
+    // Print the error chain on one line; returning the error from main would also print a
+    // backtrace whenever RUST_BACKTRACE is set, which buries the message.
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("doc-bridge-corpus: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
     let started = Instant::now();
-    match Cli::parse().command {
+    match cli.command {
         Command::Synth {
             out,
             files,

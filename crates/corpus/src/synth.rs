@@ -31,14 +31,32 @@ const FIXED_FILES: u64 = 3 + AGENT_DOCS.len() as u64;
 /// Stems of the documents under `docs/for-agents/`.
 const AGENT_DOCS: [&str; 3] = ["overview", "conventions", "testing"];
 
-/// Modules per source area: the area head, three leaves, a nested head and one nested leaf.
-const AREA_SIZE: u64 = 6;
+/// Leaf modules next to the package root module, before the first area.
+const ROOT_LEAVES: u64 = 4;
+
+/// Modules per source area: the area head (slot 0), [`AREA_LEAVES`] leaves, the nested head
+/// ([`SUB_SLOT`]) and its leaves. About ten files per directory keeps the directory count near a
+/// real repository's (creating directories dominates the generator's run time).
+const AREA_SIZE: u64 = 10;
+
+/// Leaves directly in an area directory (slots 1 to this).
+const AREA_LEAVES: u64 = 6;
+
+/// Slot of the nested directory's head; the slots after it are leaves of the nested directory.
+const SUB_SLOT: u64 = AREA_LEAVES + 1;
+
+/// Stride between the NOUNS picked for the leaves of one directory (distinct for every slot, see
+/// the `leaf_stems_are_distinct` test).
+const LEAF_STRIDE: u64 = 7;
+
+/// `leaf_name`'s area number for the package root directory.
+const ROOT_AREA: u64 = u64::MAX;
 
 /// At most this many symbols per module; symbol ids are `module * MAX_SYMBOLS + s`.
 const MAX_SYMBOLS: u64 = 5;
 
 /// Documents per documentation directory group.
-const DOCS_PER_GROUP: u64 = 6;
+const DOCS_PER_GROUP: u64 = 12;
 
 /// Directory groups per documentation section.
 const GROUPS_PER_SECTION: u64 = 10;
@@ -317,28 +335,31 @@ impl Plan {
         pick_by(SUBDIRS, self.h(&[tag::SUB, p as u64, area])).to_string()
     }
 
-    /// Stem of leaf `slot` (1–3 or 5) of an area. Slots 1–3 share a directory, and the offsets
-    /// `7 * slot` into NOUNS keep their stems distinct.
+    /// Stem of leaf `slot` of an area (or of the root, `area` = [`ROOT_AREA`]). Leaves sharing a
+    /// directory have different slots, and [`LEAF_STRIDE`] keeps their stems distinct.
     fn leaf_name(&self, p: usize, area: u64, slot: u64) -> String {
         let h = self.h(&[tag::LEAF, p as u64, area]);
-        NOUNS[((h % NOUNS.len() as u64 + 7 * slot) % NOUNS.len() as u64) as usize].to_string()
+        pick_by(NOUNS, h % NOUNS.len() as u64 + LEAF_STRIDE * slot).to_string()
     }
 
-    /// The place of module `j` of package `p`. Module 0 is the package root; then each area of
-    /// [`AREA_SIZE`] modules is: slot 0 `area/` head, slots 1–3 leaves in `area/`, slot 4
-    /// `area/sub/` head, slot 5 a leaf in `area/sub/`.
+    /// The place of module `j` of package `p`. Module 0 is the package root, modules 1 to
+    /// [`ROOT_LEAVES`] are leaves beside it; then come areas of [`AREA_SIZE`] modules: slot 0 the
+    /// `area/` head, then leaves in `area/`, the `area/sub/` head and leaves in `area/sub/`.
     fn module(&self, p: usize, j: u64) -> Module {
         let lang = self.lang(p);
         let global = self.first[p] + j;
         let (dirs, leaf) = if j == 0 {
             (Vec::new(), None)
+        } else if j <= ROOT_LEAVES {
+            (Vec::new(), Some(self.leaf_name(p, ROOT_AREA, j)))
         } else {
-            let (area, slot) = ((j - 1) / AREA_SIZE, (j - 1) % AREA_SIZE);
+            let k = j - 1 - ROOT_LEAVES;
+            let (area, slot) = (k / AREA_SIZE, k % AREA_SIZE);
             let area_dir = self.area_name(p, area);
             match slot {
                 0 => (vec![area_dir], None),
-                1..=3 => (vec![area_dir], Some(self.leaf_name(p, area, slot))),
-                4 => (vec![area_dir, self.sub_name(p, area)], None),
+                1..=AREA_LEAVES => (vec![area_dir], Some(self.leaf_name(p, area, slot))),
+                SUB_SLOT => (vec![area_dir, self.sub_name(p, area)], None),
                 _ => (
                     vec![area_dir, self.sub_name(p, area)],
                     Some(self.leaf_name(p, area, slot)),
@@ -376,11 +397,18 @@ impl Plan {
     fn children(&self, p: usize, j: u64) -> Vec<u64> {
         let count = self.modules[p];
         if j == 0 {
-            return (1..count).step_by(AREA_SIZE as usize).collect();
+            let leaves = 1..(ROOT_LEAVES + 1).min(count);
+            let areas = (ROOT_LEAVES + 1..count).step_by(AREA_SIZE as usize);
+            return leaves.chain(areas).collect();
         }
-        match (j - 1) % AREA_SIZE {
-            0 => (j + 1..=j + 4).filter(|&c| c < count).collect(),
-            4 => (j + 1..j + 2).filter(|&c| c < count).collect(),
+        if j <= ROOT_LEAVES {
+            return Vec::new();
+        }
+        match (j - 1 - ROOT_LEAVES) % AREA_SIZE {
+            0 => (j + 1..=j + SUB_SLOT).filter(|&c| c < count).collect(),
+            SUB_SLOT => (j + 1..j + AREA_SIZE - SUB_SLOT)
+                .filter(|&c| c < count)
+                .collect(),
             _ => Vec::new(),
         }
     }

@@ -273,14 +273,6 @@ mod tests {
     }
 
     #[test]
-    fn leaf_stem_offsets_never_collide() {
-        // Leaf stems in one directory use offsets 7, 14 and 21 into NOUNS (see synth::leaf_name).
-        let n = NOUNS.len();
-        let offsets: Vec<usize> = [1, 2, 3].iter().map(|slot| 7 * slot % n).collect();
-        assert!(offsets[0] != offsets[1] && offsets[1] != offsets[2] && offsets[0] != offsets[2]);
-    }
-
-    #[test]
     fn grammar_helpers() {
         assert_eq!(capitalize("ledger"), "Ledger");
         assert_eq!(third_person("fetch"), "fetches");

@@ -1,8 +1,6 @@
 //! Document entities from Markdown facts: title, headings, summary, body, front matter, the
 //! agent-corpus flag and the document's language.
 
-use std::collections::BTreeMap;
-
 use doc_bridge_markdown::MarkdownFacts;
 use doc_bridge_model::snapshot::{Document, Heading, LanguageSource, TitleSource};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
@@ -92,7 +90,7 @@ pub fn document_entity(
         language,
         language_source,
         agent_doc: agent_root.is_some_and(|root| path.is_within(root)),
-        front_matter: front.map(|f| f.extra.clone()).unwrap_or_else(BTreeMap::new),
+        front_matter: front.map(|f| f.extra.clone()).unwrap_or_default(),
         line_count: facts.line_count,
     }
 }

@@ -307,6 +307,20 @@ fn unreadable(file: &WalkedFile, error: &std::io::Error) -> ObservedFile {
     }
 }
 
+/// Hashes every file without analysing it, in parallel: the freshness fingerprint. A file that
+/// cannot be read hashes as empty, exactly as [`observe`] records it.
+pub fn hash_all(files: &[WalkedFile]) -> Vec<(RelPath, ContentHash)> {
+    files
+        .par_iter()
+        .map(|file| {
+            let hash = hash_streaming(&file.full_path)
+                .map(|(hash, _)| hash)
+                .unwrap_or_else(|_| ContentHash::of_bytes(b""));
+            (file.path.clone(), hash)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,18 +359,4 @@ mod tests {
         assert_eq!(text_of(&path, b"\x00\x01").unwrap_err().code, "binary-file");
         assert_eq!(text_of(&path, b"\xEF\xBB\xBFhi").unwrap(), "hi");
     }
-}
-
-/// Hashes every file without analysing it, in parallel: the freshness fingerprint. A file that
-/// cannot be read hashes as empty, exactly as [`observe`] records it.
-pub fn hash_all(files: &[WalkedFile]) -> Vec<(RelPath, ContentHash)> {
-    files
-        .par_iter()
-        .map(|file| {
-            let hash = hash_streaming(&file.full_path)
-                .map(|(hash, _)| hash)
-                .unwrap_or_else(|_| ContentHash::of_bytes(b""));
-            (file.path.clone(), hash)
-        })
-        .collect()
 }

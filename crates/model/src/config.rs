@@ -162,7 +162,7 @@ impl AreasConfig {
 }
 
 /// `retrieval`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RetrievalConfig {
     /// Field weight overrides (`title`, `headings`, `symbols`, `path`, `aliases`, `summary`, `body`).
@@ -177,17 +177,6 @@ pub struct RetrievalConfig {
     /// Whether `knowledge[]` carries projected documents and modules; default true.
     #[serde(default)]
     pub corpus: RetrievalCorpusConfig,
-}
-
-impl Default for RetrievalConfig {
-    fn default() -> Self {
-        RetrievalConfig {
-            weights: BTreeMap::new(),
-            params: BTreeMap::new(),
-            language: None,
-            corpus: RetrievalCorpusConfig::default(),
-        }
-    }
 }
 
 /// `retrieval.corpus`.

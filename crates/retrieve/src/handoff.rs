@@ -216,9 +216,10 @@ pub fn build_handoff(
     };
     let mut notes = Vec::new();
     if let Some(package) = input.package {
-        let modules = graph
-            .within(&package.path)
-            .filter(|e| matches!(e, Entity::Module(_)))
+        let modules = input
+            .targets
+            .iter()
+            .filter(|id| id.as_str().starts_with("module:"))
             .count();
         notes.push(format!(
             "{} package `{}` at {} ({modules} modules)",
@@ -257,11 +258,18 @@ fn ecosystem_name(ecosystem: Ecosystem) -> &'static str {
     }
 }
 
-/// The ids of `package` and every entity within its root (its areas and modules).
+/// The ids of `package` and the areas and modules it owns: those within its root but not
+/// within a nested package's root (a workspace root does not own its members' code).
 pub fn package_targets(graph: &Graph<'_>, package: &Package) -> BTreeSet<EntityId> {
+    let nested: Vec<&RelPath> = graph
+        .packages()
+        .filter(|p| p.path != package.path && p.path.is_within(&package.path))
+        .map(|p| &p.path)
+        .collect();
     let mut targets: BTreeSet<EntityId> = graph
         .within(&package.path)
         .filter(|e| matches!(e, Entity::Area(_) | Entity::Module(_)))
+        .filter(|e| !nested.iter().any(|n| e.path().is_within(n)))
         .map(|e| e.id().clone())
         .collect();
     targets.insert(package.id.clone());

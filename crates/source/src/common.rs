@@ -134,8 +134,7 @@ pub(crate) fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
 /// True if `node` has a direct child (named or not) of this kind.
 pub(crate) fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
     let mut cursor = node.walk();
-    let found = node.children(&mut cursor).any(|c| c.kind() == kind);
-    found
+    node.children(&mut cursor).any(|c| c.kind() == kind)
 }
 
 /// ERROR and MISSING nodes, in source order: the first

@@ -413,18 +413,19 @@ fn commonjs_target(ctx: &Ctx<'_>, left: Node<'_>) -> Option<CommonJsTarget> {
 
 /// The kind of a value assigned to an export.
 fn value_kind(ctx: &Ctx<'_>, value: Option<Node<'_>>, scope: &Scope<'_>) -> SymbolKind {
-    match value.map(|v| (v.kind(), v)) {
-        Some((
-            "function_expression"
-            | "function"
-            | "arrow_function"
-            | "generator_function"
-            | "method_definition",
-            _,
-        )) => SymbolKind::Function,
-        Some(("class", _)) => SymbolKind::Class,
-        Some(("identifier" | "shorthand_property_identifier", v)) => ctx
-            .text(v)
+    let Some(value) = value else {
+        return SymbolKind::Variable;
+    };
+    match value.kind() {
+        "function_expression"
+        | "function"
+        | "arrow_function"
+        | "generator_function"
+        | "method_definition" => SymbolKind::Function,
+        "class" => SymbolKind::Class,
+        // A local name exported under another one keeps its declaration's kind.
+        "identifier" | "shorthand_property_identifier" => ctx
+            .text(value)
             .and_then(|name| scope.kinds.get(name).copied())
             .unwrap_or(SymbolKind::Variable),
         _ => SymbolKind::Variable,

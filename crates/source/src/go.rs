@@ -212,4 +212,16 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn syntax_errors_yield_partial_symbols_and_a_diagnostic() {
+        let facts = analyze(
+            Language::Go,
+            b"package p\nfunc Ok() {}\nfunc Broken( {\n}\ntype Fine int\n",
+        );
+        let names: Vec<_> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Ok", "Broken", "Fine"]);
+        assert!(facts.syntax_error_count >= 1, "{facts:?}");
+        assert!(!facts.syntax_errors.is_empty());
+    }
 }

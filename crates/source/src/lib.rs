@@ -9,6 +9,8 @@
 //! Supported languages are TypeScript (and TSX), JavaScript (with JSX), Rust,
 //! Python and Go; see [`Language`].
 
+#![warn(missing_docs)]
+
 mod common;
 mod ecmascript;
 mod go;
@@ -28,7 +30,8 @@ pub const ANALYZER_VERSION: u32 = 1;
 
 /// A source language the analyzer understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+// Serialized as `name()` ("typescript", not kebab-case "type-script").
+#[serde(rename_all = "lowercase")]
 pub enum Language {
     /// TypeScript without JSX (`.ts`, `.mts`, `.cts`, `.d.ts`).
     TypeScript,
@@ -316,6 +319,10 @@ mod tests {
             names,
             ["typescript", "tsx", "javascript", "rust", "python", "go"]
         );
+        for language in Language::ALL {
+            let json = serde_json::to_string(&language).unwrap();
+            assert_eq!(json, format!("\"{}\"", language.name()));
+        }
     }
 
     #[test]

@@ -298,10 +298,11 @@ impl<'t> Module<'t> {
                 let is_plus = node
                     .child_by_field_name("operator")
                     .is_some_and(|o| o.kind() == "+=");
-                if is_all && is_plus {
-                    if let Some(right) = node.child_by_field_name("right") {
-                        self.extend_all(dunder_all_entries(ctx, right));
-                    }
+                if is_all
+                    && is_plus
+                    && let Some(right) = node.child_by_field_name("right")
+                {
+                    self.extend_all(dunder_all_entries(ctx, right));
                 }
             }
             "call" => {
@@ -591,5 +592,17 @@ mod tests {
                 (s("json"), ImportKind::Static, v(&[]), 14),
             ]
         );
+    }
+
+    #[test]
+    fn syntax_errors_yield_partial_symbols_and_a_diagnostic() {
+        let facts = analyze(
+            Language::Python,
+            b"def ok(): pass\ndef broken(:\n    pass\nclass Fine: pass\n",
+        );
+        let names: Vec<_> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["ok", "broken", "Fine"]);
+        assert!(facts.syntax_error_count >= 1, "{facts:?}");
+        assert!(!facts.syntax_errors.is_empty());
     }
 }

@@ -116,14 +116,13 @@ fn items(
                 "foreign_mod_item" => {
                     stack.extend(item.child_by_field_name("body").map(|b| (b, exported)))
                 }
-                "macro_definition" => {
+                "macro_definition"
                     if attributes
                         .iter()
-                        .any(|a| attribute_name(ctx, *a) == Some("macro_export"))
-                    {
-                        if let Some(name) = ctx.text_of(item.child_by_field_name("name")) {
-                            symbols.push(FoundSymbol::local(ctx, item, name, SymbolKind::Macro));
-                        }
+                        .any(|a| attribute_name(ctx, *a) == Some("macro_export")) =>
+                {
+                    if let Some(name) = ctx.text_of(item.child_by_field_name("name")) {
+                        symbols.push(FoundSymbol::local(ctx, item, name, SymbolKind::Macro));
                     }
                 }
                 "use_declaration" if public => {
@@ -154,12 +153,11 @@ fn items(
                 }
                 _ => {}
             }
-            if public {
-                if let Some(kind) = item_kind(item.kind()) {
-                    if let Some(name) = ctx.text_of(item.child_by_field_name("name")) {
-                        symbols.push(FoundSymbol::local(ctx, item, name, kind));
-                    }
-                }
+            if public
+                && let Some(kind) = item_kind(item.kind())
+                && let Some(name) = ctx.text_of(item.child_by_field_name("name"))
+            {
+                symbols.push(FoundSymbol::local(ctx, item, name, kind));
             }
         }
     }
@@ -294,10 +292,10 @@ fn use_leaves<'t>(ctx: &Ctx<'_>, declaration: Node<'t>) -> Vec<UseLeaf<'t>> {
             "use_wildcard" => {
                 // `a::*`: the path is the first named child.
                 let path = named_children(node).into_iter().next();
-                if let Some(full) = join(path) {
-                    if !full.is_empty() {
-                        leaves.extend(leaf(full, Some("*".to_owned()), None, node));
-                    }
+                if let Some(full) = join(path)
+                    && !full.is_empty()
+                {
+                    leaves.extend(leaf(full, Some("*".to_owned()), None, node));
                 }
             }
             "use_as_clause" => {
@@ -547,5 +545,17 @@ mod tests {
         let facts = analyze(Language::Rust, src.as_bytes());
         assert_eq!(facts.syntax_error_count, 0);
         assert!(facts.imports.is_empty());
+    }
+
+    #[test]
+    fn syntax_errors_yield_partial_symbols_and_a_diagnostic() {
+        let facts = analyze(
+            Language::Rust,
+            b"pub fn ok() {}\npub fn broken( {\npub struct Fine;\n",
+        );
+        let names: Vec<_> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["ok", "Fine"]);
+        assert!(facts.syntax_error_count >= 1, "{facts:?}");
+        assert!(!facts.syntax_errors.is_empty());
     }
 }

@@ -435,3 +435,22 @@ fn typescript_specifiers() {
         "../core0/ledger"
     );
 }
+
+#[test]
+fn leaf_stems_are_distinct() {
+    // Slots sharing a directory: 1..=ROOT_LEAVES in the root, 1..=AREA_LEAVES in an area, the
+    // slots after SUB_SLOT in the nested directory.
+    let n = NOUNS.len() as u64;
+    let slots: Vec<u64> = (1..=ROOT_LEAVES.max(AREA_SIZE)).collect();
+    for a in &slots {
+        for b in &slots {
+            if a < b {
+                assert_ne!(
+                    LEAF_STRIDE * a % n,
+                    LEAF_STRIDE * b % n,
+                    "slots {a} and {b}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! Snapshot tests of `snapshot.json` and `index.json` for every fixture repository.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+
+fn check_fixture(name: &str) {
+    let dir = fixture_copy(name);
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let index = artifact(dir.path(), "index.json");
+    for text in [snapshot.to_string(), index.to_string()] {
+        assert!(
+            !text.contains("MUST_NOT_BE_INDEXED"),
+            "an excluded file reached an artifact in {name}"
+        );
+    }
+    insta::assert_json_snapshot!(format!("{name}-snapshot"), snapshot);
+    insta::assert_json_snapshot!(format!("{name}-index"), index);
+}
+
+#[test]
+fn ts_workspace() {
+    check_fixture("ts-workspace");
+}
+
+#[test]
+fn rust_workspace() {
+    check_fixture("rust-workspace");
+}
+
+#[test]
+fn python_package() {
+    check_fixture("python-package");
+}
+
+#[test]
+fn go_module() {
+    check_fixture("go-module");
+}
+
+#[test]
+fn docs_site() {
+    check_fixture("docs-site");
+}
+
+fn relation_exists(snapshot: &serde_json::Value, from: &str, kind: &str, to: &str) -> bool {
+    snapshot["relations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["from"] == from && r["kind"] == kind && r["to"] == to)
+}
+
+fn diagnostic_codes(snapshot: &serde_json::Value, path: &str) -> Vec<String> {
+    snapshot["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"] == path)
+        .map(|d| d["code"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn ts_workspace_relations_resolve_relative_and_workspace_imports() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    assert!(relation_exists(
+        &s,
+        "module:packages/auth/src/session.ts",
+        "imports",
+        "module:packages/core/src/index.ts"
+    ));
+    assert!(relation_exists(
+        &s,
+        "module:packages/auth/src/session.ts",
+        "imports",
+        "module:packages/auth/src/tokens.ts"
+    ));
+    assert!(relation_exists(
+        &s,
+        "package:@fx/auth",
+        "depends-on",
+        "package:@fx/core"
+    ));
+    assert!(relation_exists(
+        &s,
+        "document:docs/auth.md",
+        "covers",
+        "package:@fx/auth"
+    ));
+    // `createSession` is declared in session.ts and only re-exported by index.ts.
+    assert!(relation_exists(
+        &s,
+        "document:docs/auth.md",
+        "mentions",
+        "module:packages/auth/src/session.ts"
+    ));
+    assert!(!relation_exists(
+        &s,
+        "document:docs/auth.md",
+        "mentions",
+        "module:packages/auth/src/index.ts"
+    ));
+    assert!(diagnostic_codes(&s, "docs/auth.md").contains(&"broken-link".to_owned()));
+    assert!(
+        diagnostic_codes(&s, "packages/core/src/index.ts")
+            .contains(&"unresolved-import".to_owned())
+    );
+    let paths: Vec<&str> = s["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        !paths
+            .iter()
+            .any(|p| p.starts_with("generated/") || p.starts_with("node_modules/"))
+    );
+}
+
+#[test]
+fn rust_workspace_ambiguous_symbol_is_not_resolved() {
+    let dir = fixture_copy("rust-workspace");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    assert!(diagnostic_codes(&s, "docs/design.md").contains(&"ambiguous-mention".to_owned()));
+    assert!(relation_exists(
+        &s,
+        "document:docs/design.md",
+        "links-to",
+        "document:docs/notes/naïve plan.md"
+    ));
+    assert!(relation_exists(
+        &s,
+        "module:crates/engine/src/lib.rs",
+        "imports",
+        "module:crates/engine/src/parse.rs"
+    ));
+    assert!(relation_exists(
+        &s,
+        "package:engine",
+        "depends-on",
+        "package:util"
+    ));
+}
+
+#[test]
+fn docs_site_excludes_secrets_and_configured_globs_and_records_languages() {
+    let dir = fixture_copy("docs-site");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let paths: Vec<&str> = s["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        !paths
+            .iter()
+            .any(|p| p.starts_with("drafts/") || p.contains(".env") || p.contains("credentials"))
+    );
+    let language = |id: &str| {
+        s["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == id)
+            .unwrap()["language"]
+            .clone()
+    };
+    assert_eq!(language("document:docs/ja/guide/getting-started.md"), "ja");
+    assert_eq!(language("document:i18n/fr/guide/config.md"), "fr");
+    assert!(
+        diagnostic_codes(&s, "docs/en/broken-front-matter.md")
+            .contains(&"front-matter-invalid".to_owned())
+    );
+    let broken = s["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "document:docs/en/broken-front-matter.md")
+        .unwrap();
+    assert_eq!(broken["title"], "Still Read");
+    let norway = s["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "document:docs/en/regions/norway.md")
+        .unwrap();
+    assert_eq!(norway["frontMatter"]["country"], "NO");
+}
+
+#[test]
+fn python_syntax_error_keeps_symbols_read_before_it() {
+    let dir = fixture_copy("python-package");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let broken = s["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "module:src/pyfx/broken.py")
+        .unwrap();
+    assert!(
+        broken["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|sym| sym["name"] == "survivor")
+    );
+    assert!(diagnostic_codes(&s, "src/pyfx/broken.py").contains(&"parse-error".to_owned()));
+}

@@ -1,0 +1,133 @@
+//! `doc-bridge index --check`: exit 0 fresh, 1 stale or missing, 2 invalid or error.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+
+#[test]
+fn fresh_index_exits_zero_and_writes_nothing() {
+    let dir = fixture_copy("python-package");
+    index(dir.path());
+    let before = artifact_bytes(dir.path(), "index.json");
+    let out = run(dir.path(), &["index", "--check"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(stdout(&out).starts_with("index is fresh"));
+    assert_eq!(before, artifact_bytes(dir.path(), "index.json"));
+}
+
+#[test]
+fn stale_index_lists_changed_added_and_removed_paths() {
+    let dir = fixture_copy("python-package");
+    index(dir.path());
+    std::fs::write(dir.path().join("docs/index.md"), "# Rewritten\n").unwrap();
+    std::fs::write(dir.path().join("docs/new.md"), "# New\n").unwrap();
+    std::fs::remove_file(dir.path().join("README.md")).unwrap();
+    let out = run(dir.path(), &["index", "--check", "--json"]);
+    assert_eq!(code(&out), 1);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["status"], "stale");
+    assert_eq!(report["changed"], serde_json::json!(["docs/index.md"]));
+    assert_eq!(report["added"], serde_json::json!(["docs/new.md"]));
+    assert_eq!(report["removed"], serde_json::json!(["README.md"]));
+
+    let text = run(dir.path(), &["index", "--check"]);
+    assert_eq!(code(&text), 1);
+    insta::assert_snapshot!("stale-text", stdout(&text));
+}
+
+#[test]
+fn missing_index_is_stale() {
+    let dir = fixture_copy("go-module");
+    let out = run(dir.path(), &["index", "--check"]);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("run `doc-bridge index`"));
+}
+
+#[test]
+fn corrupt_index_is_an_error_naming_the_fix() {
+    let dir = fixture_copy("go-module");
+    index(dir.path());
+    let path = dir.path().join(".doc-bridge/index.json");
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let out = run(dir.path(), &["index", "--check"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("invalid") && stderr(&out).contains("doc-bridge index"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn edited_index_fails_its_seal() {
+    let dir = fixture_copy("go-module");
+    index(dir.path());
+    let path = dir.path().join(".doc-bridge/index.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    value["project"]["name"] = "forged".into();
+    std::fs::write(&path, serde_json::to_vec(&value).unwrap()).unwrap();
+    let out = run(dir.path(), &["index", "--check"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("contentHash does not match"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn unknown_algorithm_is_named() {
+    let dir = fixture_copy("go-module");
+    index(dir.path());
+    let path = dir.path().join(".doc-bridge/index.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    value["contentHashAlgo"] = "sha256-normalized-v1".into();
+    std::fs::write(&path, serde_json::to_vec(&value).unwrap()).unwrap();
+    let out = run(dir.path(), &["index", "--check", "--json"]);
+    assert_eq!(code(&out), 2);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["status"], "invalid");
+    assert!(
+        report["message"]
+            .as_str()
+            .unwrap()
+            .contains("sha256-normalized-v1")
+    );
+}
+
+#[test]
+fn configuration_change_makes_the_index_stale() {
+    let dir = fixture_copy("docs-site");
+    index(dir.path());
+    let config = dir.path().join("doc-bridge.config.json");
+    std::fs::write(
+        &config,
+        r#"{"schemaVersion": 1, "project": {"name": "renamed"}}"#,
+    )
+    .unwrap();
+    let out = run(dir.path(), &["index", "--check", "--json"]);
+    assert_eq!(code(&out), 1);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["configurationChanged"], true);
+}
+
+#[test]
+fn invalid_configuration_is_a_usage_error_naming_the_key() {
+    let dir = fixture_copy("docs-site");
+    std::fs::write(
+        dir.path().join("doc-bridge.config.json"),
+        r#"{"schemaVersion": 1, "safety": {"maxFileBytes": "big"}}"#,
+    )
+    .unwrap();
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("safety.maxFileBytes"),
+        "{}",
+        stderr(&out)
+    );
+}
