@@ -38,6 +38,96 @@ pub enum Command {
     Schema(SchemaArgs),
     /// Write a starting `doc-bridge.config.json` (never overwrites one).
     Init(InitArgs),
+    /// Ranked search over the index, with every score explained on request.
+    Search(SearchArgs),
+    /// The handoff for any entity: where to start, what to read, which checks to run.
+    Query(QueryArgs),
+    /// Measure retrieval quality against a suite of queries.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+/// How a query command prints.
+#[derive(Debug, Clone, Args)]
+pub struct Output {
+    /// Print JSON on stdout.
+    #[arg(long, conflicts_with = "text")]
+    pub json: bool,
+    /// Print readable text (the default).
+    #[arg(long)]
+    pub text: bool,
+}
+
+/// `doc-bridge search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The query (several words are joined with spaces).
+    #[arg(required = true, num_args = 1..)]
+    pub query: Vec<String>,
+    /// Maximum results.
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Only results of this kind.
+    #[arg(long, value_parser = ["document", "module", "area", "package"])]
+    pub kind: Option<String>,
+    /// Attach every score part and the matched terms and fields.
+    #[arg(long)]
+    pub explain: bool,
+    /// Favour documentation written for agents.
+    #[arg(long)]
+    pub agent: bool,
+    /// The asked language (default: `retrieval.language`, else `en`).
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Drop results under this share of the best score (0 keeps all).
+    #[arg(long, default_value_t = 1.0 / 3.0)]
+    pub floor: f64,
+    /// Answer from a stale index (marked stale) instead of failing.
+    #[arg(long)]
+    pub allow_stale: bool,
+    #[command(flatten)]
+    pub output: Output,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge query`.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// An entity id (`package:@fx/auth`), package name, alias or path.
+    pub target: String,
+    /// Answer from a stale index (marked stale) instead of failing.
+    #[arg(long)]
+    pub allow_stale: bool,
+    #[command(flatten)]
+    pub output: Output,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge bench`.
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Run a retrieval suite: hit@1, hit@3, MRR and zero-result rate.
+    Retrieval(BenchRetrievalArgs),
+}
+
+/// `doc-bridge bench retrieval`.
+#[derive(Debug, Args)]
+pub struct BenchRetrievalArgs {
+    /// The suite: a JSON array of `{"query", "expected": [ids or paths], "kind"?}`.
+    pub suite: std::path::PathBuf,
+    /// Exit 1 when hit@3 falls under this value (0..=1).
+    #[arg(long)]
+    pub min: Option<f64>,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Answer from a stale index instead of failing.
+    #[arg(long)]
+    pub allow_stale: bool,
+    #[command(flatten)]
+    pub common: Common,
 }
 
 /// `doc-bridge index`.

@@ -8,6 +8,7 @@ pub mod args;
 mod clock;
 pub mod commands;
 pub mod exit;
+pub mod output;
 pub mod pipeline;
 mod progress;
 pub mod repo;
@@ -44,8 +45,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
         Command::Scan(args) => commands::index::scan(args),
         Command::Schema(args) => commands::schema::run(args),
         Command::Init(args) => commands::init::run(args),
+        Command::Search(args) => commands::search::run(args),
+        Command::Query(args) => commands::query::run(args),
+        Command::Bench(args::BenchCommand::Retrieval(args)) => commands::bench::retrieval(args),
     };
     match result {
+        Ok(_) if output::write_failed() => {
+            eprintln!("doc-bridge: could not write the output");
+            Exit::Error.into()
+        }
         Ok(exit) => exit.into(),
         Err(error) => {
             eprintln!("doc-bridge: {}", error.message);
@@ -58,6 +66,9 @@ fn threads(command: &Command) -> Option<usize> {
     match command {
         Command::Index(a) => a.common.threads,
         Command::Scan(a) => a.common.threads,
+        Command::Search(a) => a.common.threads,
+        Command::Query(a) => a.common.threads,
+        Command::Bench(args::BenchCommand::Retrieval(a)) => a.common.threads,
         Command::Init(_) | Command::Schema(_) => None,
     }
 }

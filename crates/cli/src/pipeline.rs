@@ -118,6 +118,7 @@ pub fn index(repo: &Repo, snapshot: &Snapshot) -> DocBridgeIndexV1 {
             agent_root: agent_root.as_ref(),
             inputs: snapshot_inputs(repo, snapshot),
             generated_at,
+            overlay: &doc_bridge_retrieve::overlay::OverlaySignals::default(),
         },
     );
     if let Ok(Some(previous)) = read_json::<DocBridgeIndexV1>(&repo.artifact(INDEX_FILE))
@@ -196,4 +197,76 @@ pub fn entity_counts(snapshot: &Snapshot) -> BTreeMap<&'static str, u64> {
         *counts.entry(kind).or_default() += 1;
     }
     counts
+}
+
+/// An index loaded for answering queries: verified, and checked for freshness.
+pub struct Loaded {
+    /// The index.
+    pub index: DocBridgeIndexV1,
+    /// Set when the index is stale (only with `allow_stale`).
+    pub stale: Option<doc_bridge_retrieve::Freshness>,
+}
+
+/// Loads the index, verifies its seal, and checks freshness by re-fingerprinting inputs.
+/// Missing or invalid: exit 2. Stale: exit 1 naming the changed files, unless `allow_stale`.
+pub fn load_for_query(repo: &Repo, allow_stale: bool) -> Result<Loaded, UserError> {
+    let index = match load_index(repo) {
+        IndexState::Valid(index) => *index,
+        IndexState::Missing => {
+            return Err(UserError::error(
+                "no index at .doc-bridge/index.json; run `doc-bridge index`",
+            ));
+        }
+        IndexState::Invalid(why) => {
+            return Err(UserError::error(format!(
+                "index at .doc-bridge/index.json is invalid: {why}; run `doc-bridge index` to regenerate it"
+            )));
+        }
+    };
+    let current = current_inputs(repo)?;
+    let freshness = doc_bridge_retrieve::compare(&index.inputs, &current);
+    if freshness.is_fresh() {
+        return Ok(Loaded { index, stale: None });
+    }
+    if !allow_stale {
+        return Err(UserError::findings(format!(
+            "index is stale: {}; run `doc-bridge index` (or pass --allow-stale)",
+            freshness.summary(10)
+        )));
+    }
+    Ok(Loaded {
+        index,
+        stale: Some(freshness),
+    })
+}
+
+/// Loads the snapshot the index was built from, verifying it matches the index's projection.
+pub fn load_snapshot_for(repo: &Repo, index: &DocBridgeIndexV1) -> Result<Snapshot, UserError> {
+    let regenerate = "run `doc-bridge index` to regenerate it";
+    let snapshot = match read_json::<Snapshot>(&repo.artifact(SNAPSHOT_FILE)) {
+        Ok(Some(snapshot)) => snapshot,
+        Ok(None) => {
+            return Err(UserError::error(format!(
+                "no snapshot at .doc-bridge/snapshot.json; {regenerate}"
+            )));
+        }
+        Err(e) => {
+            return Err(UserError::error(format!(
+                "snapshot is invalid: {e}; {regenerate}"
+            )));
+        }
+    };
+    let hash = doc_bridge_model::hash::semantic_hash(
+        &snapshot,
+        doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED,
+    )
+    .ok();
+    if hash.as_ref() != Some(&snapshot.content_hash)
+        || snapshot.content_hash != index.projection.snapshot_hash
+    {
+        return Err(UserError::error(format!(
+            "snapshot at .doc-bridge/snapshot.json does not match the index (edited, corrupt or from another run); {regenerate}"
+        )));
+    }
+    Ok(snapshot)
 }

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use doc_bridge_corpus::{fsutil, scifact, synth};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::thread;
 use std::time::Instant;
 
 /// Writes benchmark corpora for doc-bridge.
@@ -31,6 +32,9 @@ enum Command {
         /// Write into a non-empty directory (overwrites files, deletes nothing).
         #[arg(long)]
         force: bool,
+        /// Writer threads (default: the number of CPUs); the tree is the same for any value.
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Write each SciFact abstract of a BEIR corpus.jsonl as OUT/<_id>.md.
     Scifact {
@@ -66,9 +70,12 @@ fn run(cli: Cli) -> Result<()> {
             files,
             seed,
             force,
+            jobs,
         } => {
             fsutil::prepare_out_dir(&out, force)?;
-            let s = synth::generate(&synth::Config { files, seed }, &out)?;
+            let jobs =
+                jobs.unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
+            let s = synth::generate(&synth::Config { files, seed, jobs }, &out)?;
             eprintln!(
                 "synth: wrote {} files ({:.1} MiB; {} packages, {} modules, {} documents) to {} in {:.2} s",
                 s.files,

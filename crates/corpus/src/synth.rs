@@ -17,9 +17,11 @@ use crate::words::{
     ADJECTIVES, AREAS, CONST_SUFFIXES, CONTRACT_SUFFIXES, FILLERS, NOUNS, SECTIONS, SUBDIRS,
     SUBTOPICS, TYPE_SUFFIXES, VERBS, capitalize, third_person,
 };
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use std::fmt::{self, Write as _};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
 
 /// The smallest tree the generator can lay out with every kind of file present.
 pub const MIN_FILES: u64 = 20;
@@ -86,6 +88,8 @@ pub struct Config {
     pub files: u64,
     /// Seed of every random choice; the same `(files, seed)` gives a byte-identical tree.
     pub seed: u64,
+    /// Threads writing files (at least 1); has no effect on the tree's content.
+    pub jobs: usize,
 }
 
 /// What was generated.
@@ -155,30 +159,32 @@ pub struct Plan {
 
 /// Generates the tree described by `cfg` into `out`, which must exist (see
 /// [`crate::fsutil::prepare_out_dir`]).
+///
+/// The work is split into units (one package with its manifest and modules, the root files, one
+/// document) dealt round-robin to `cfg.jobs` threads. Every file's bytes depend only on the plan,
+/// so the thread count changes the write order, never the tree. Why threads at all: creating files
+/// and directories is kernel work that dominates the run time, and it overlaps well.
 pub fn generate(cfg: &Config, out: &Path) -> Result<Summary> {
     let plan = Plan::new(cfg)?;
-    let mut w = TreeWriter::new(out);
-    for p in 0..plan.packages() {
-        w.write(&plan.manifest_path(p), plan.manifest(p)?.as_bytes())?;
-        for j in 0..plan.modules[p] {
-            let module = plan.module(p, j);
-            w.write(&module.path, plan.module_source(p, j, &module)?.as_bytes())?;
-        }
-    }
-    w.write("Cargo.toml", plan.root_cargo_toml()?.as_bytes())?;
-    w.write("package.json", ROOT_PACKAGE_JSON.as_bytes())?;
-    w.write("AGENTS.md", plan.agents_md()?.as_bytes())?;
-    for (i, stem) in AGENT_DOCS.iter().enumerate() {
-        let path = format!("docs/for-agents/{stem}.md");
-        w.write(&path, plan.agent_doc(i, &path)?.as_bytes())?;
-    }
-    for k in 0..plan.documents {
-        let path = plan.doc_path(k);
-        w.write(&path, plan.document(k, &path)?.as_bytes())?;
-    }
+    let jobs = cfg.jobs.max(1);
+    let units = plan.packages() as u64 + 1 + plan.documents;
+    let failed = AtomicBool::new(false);
+    let counts = thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|worker| {
+                let (plan, failed) = (&plan, &failed);
+                scope
+                    .spawn(move || plan.write_units(out, worker as u64, jobs as u64, units, failed))
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().map_err(|_| anyhow!("a writer thread panicked"))?)
+            .collect::<Result<Vec<(u64, u64)>>>()
+    })?;
     Ok(Summary {
-        files: w.files(),
-        bytes: w.bytes(),
+        files: counts.iter().map(|c| c.0).sum(),
+        bytes: counts.iter().map(|c| c.1).sum(),
         packages: plan.packages() as u64,
         modules: plan.modules.iter().sum(),
         documents: plan.documents + AGENT_DOCS.len() as u64 + 1,
@@ -241,6 +247,54 @@ impl Plan {
             modules: per_package,
             first,
         })
+    }
+
+    /// Writes units `worker`, `worker + jobs`, ... below `units`; returns (files, bytes).
+    /// Stops early once any worker has failed (`failed`), so an error surfaces promptly.
+    fn write_units(
+        &self,
+        out: &Path,
+        worker: u64,
+        jobs: u64,
+        units: u64,
+        failed: &AtomicBool,
+    ) -> Result<(u64, u64)> {
+        let mut w = TreeWriter::new(out);
+        let mut unit = worker;
+        while unit < units && !failed.load(Ordering::Relaxed) {
+            if let Err(err) = self.write_unit(&mut w, unit) {
+                failed.store(true, Ordering::Relaxed);
+                return Err(err);
+            }
+            unit += jobs;
+        }
+        Ok((w.files(), w.bytes()))
+    }
+
+    /// Writes one unit: package `unit`, then the root files, then document `unit - packages - 1`.
+    fn write_unit(&self, w: &mut TreeWriter, unit: u64) -> Result<()> {
+        let packages = self.packages() as u64;
+        if unit < packages {
+            let p = unit as usize;
+            w.write(&self.manifest_path(p), self.manifest(p)?.as_bytes())?;
+            for j in 0..self.modules[p] {
+                let module = self.module(p, j);
+                w.write(&module.path, self.module_source(p, j, &module)?.as_bytes())?;
+            }
+        } else if unit == packages {
+            w.write("Cargo.toml", self.root_cargo_toml()?.as_bytes())?;
+            w.write("package.json", ROOT_PACKAGE_JSON.as_bytes())?;
+            w.write("AGENTS.md", self.agents_md()?.as_bytes())?;
+            for (i, stem) in AGENT_DOCS.iter().enumerate() {
+                let path = format!("docs/for-agents/{stem}.md");
+                w.write(&path, self.agent_doc(i, &path)?.as_bytes())?;
+            }
+        } else {
+            let k = unit - packages - 1;
+            let path = self.doc_path(k);
+            w.write(&path, self.document(k, &path)?.as_bytes())?;
+        }
+        Ok(())
     }
 
     /// Number of packages (all languages).
@@ -949,32 +1003,28 @@ impl Plan {
         let section = group / GROUPS_PER_SECTION;
         let h = self.h(&[tag::DOC_DIR, group]);
         let base = SECTIONS[(section % SECTIONS.len() as u64) as usize];
-        let mut path = match section / SECTIONS.len() as u64 {
+        let mut parts = vec![match section / SECTIONS.len() as u64 {
             0 => format!("docs/{base}"),
             round => format!("docs/{base}-{round}"),
-        };
+        }];
         let depth = h % 3;
         if depth >= 1 {
-            write!(
-                path,
-                "/{}-{}",
+            parts.push(format!(
+                "{}-{}",
                 pick_by(NOUNS, h >> 8),
                 pick_by(NOUNS, h >> 24)
-            )
-            .ok();
+            ));
         }
         if depth >= 2 {
-            write!(path, "/{}", pick_by(SUBTOPICS, h >> 40)).ok();
+            parts.push(pick_by(SUBTOPICS, h >> 40).to_string());
         }
         let n = self.h(&[tag::DOC_NAME, k]);
-        write!(
-            path,
-            "/{}-{}-{k}.md",
+        parts.push(format!(
+            "{}-{}-{k}.md",
             pick_by(ADJECTIVES, n),
             pick_by(NOUNS, n >> 20)
-        )
-        .ok();
-        path
+        ));
+        parts.join("/")
     }
 
     /// A document's title; a pure function of `k` so other documents can use it as link text.

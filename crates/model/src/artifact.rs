@@ -30,10 +30,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir).map_err(io)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".doc-bridge-tmp-")
-        .tempfile_in(dir)
-        .map_err(io)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".doc-bridge-tmp-");
+    // Temporary files are private by default; artifacts are ordinary files (0644 before umask).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
     tmp.write_all(bytes).map_err(io)?;
     tmp.as_file().sync_all().map_err(io)?;
     tmp.persist(path).map_err(|e| io(e.error))?;

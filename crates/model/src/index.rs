@@ -40,9 +40,8 @@ pub struct DocBridgeIndexV1 {
     pub inputs: Inputs,
     /// Ranking parameters.
     pub retrieval: RetrievalSettings,
-    /// The retrieval projection (`RetrievalIndexV1`), once built.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub projection: Option<serde_json::Value>,
+    /// The retrieval projection.
+    pub projection: crate::projection::RetrievalIndexV1,
     /// Publication provenance; outside the hash.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publication: Option<serde_json::Value>,

@@ -10,6 +10,7 @@ mod diagnostic;
 pub mod hash;
 pub mod ids;
 pub mod index;
+pub mod projection;
 pub mod retrieval;
 pub mod schema;
 pub mod snapshot;

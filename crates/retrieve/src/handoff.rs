@@ -22,7 +22,7 @@ pub struct Owner {
     pub agent_doc: Option<RelPath>,
 }
 
-/// Where a handoff starts and what it reads, best first.
+/// Where a handoff starts and what it reads, best first, each with the reason it was chosen.
 pub fn reading_list(
     graph: &Graph<'_>,
     scope: &RelPath,
@@ -30,11 +30,11 @@ pub fn reading_list(
     owner: Option<&Owner>,
     agent_root: Option<&RelPath>,
     owner_names: &[&str],
-) -> Vec<RelPath> {
-    let mut ordered: Vec<RelPath> = Vec::new();
-    let push = |path: RelPath, list: &mut Vec<RelPath>| {
-        if !list.contains(&path) {
-            list.push(path);
+) -> Vec<(RelPath, &'static str)> {
+    let mut ordered: Vec<(RelPath, &'static str)> = Vec::new();
+    let push = |path: RelPath, reason: &'static str, list: &mut Vec<(RelPath, &'static str)>| {
+        if !list.iter().any(|(p, _)| *p == path) {
+            list.push((path, reason));
         }
     };
     // 1. The ownership agent doc, then agent docs that name an owner of the scope.
@@ -42,7 +42,7 @@ pub fn reading_list(
         .and_then(|o| o.agent_doc.clone())
         .filter(|p| graph.has_file(p.as_str()))
     {
-        push(doc, &mut ordered);
+        push(doc, "ownership agent doc", &mut ordered);
     }
     let mut owned: Vec<&Document> = graph
         .documents()
@@ -50,10 +50,13 @@ pub fn reading_list(
         .collect();
     owned.sort_by(|a, b| a.path.cmp(&b.path));
     for doc in owned {
-        push(doc.path.clone(), &mut ordered);
+        push(doc.path.clone(), "agent doc naming the owner", &mut ordered);
     }
     // 2. Covering, 3. mentioning documents; agent docs first, then the more canonical.
-    for kind in [RelationKind::Covers, RelationKind::Mentions] {
+    for (kind, reason) in [
+        (RelationKind::Covers, "covers it"),
+        (RelationKind::Mentions, "mentions it"),
+    ] {
         let mut counts: BTreeMap<&EntityId, usize> = BTreeMap::new();
         for target in targets {
             for relation in graph.inbound(target).iter().filter(|r| r.kind == kind) {
@@ -72,11 +75,11 @@ pub fn reading_list(
                 .then(a.path.cmp(&b.path))
         });
         for (doc, _) in docs {
-            push(doc.path.clone(), &mut ordered);
+            push(doc.path.clone(), reason, &mut ordered);
         }
     }
     // 4. One links-to hop from what was found so far.
-    let found: Vec<EntityId> = ordered.iter().map(EntityId::document).collect();
+    let found: Vec<EntityId> = ordered.iter().map(|(p, _)| EntityId::document(p)).collect();
     let mut hop: BTreeSet<RelPath> = BTreeSet::new();
     for id in &found {
         for relation in graph
@@ -90,7 +93,11 @@ pub fn reading_list(
         }
     }
     for path in hop {
-        push(path, &mut ordered);
+        push(
+            path,
+            "links to a document that covers or mentions it",
+            &mut ordered,
+        );
     }
     // Documents inside the scope itself (a package's README), then the corpus index.
     let mut inside: Vec<&Document> = graph
@@ -104,7 +111,7 @@ pub fn reading_list(
             .then(a.path.cmp(&b.path))
     });
     for doc in inside {
-        push(doc.path.clone(), &mut ordered);
+        push(doc.path.clone(), "inside it", &mut ordered);
     }
     let index_candidates = [
         agent_root.and_then(|r| r.join("index.md")),
@@ -116,7 +123,7 @@ pub fn reading_list(
         .flatten()
         .find(|p| graph.has_file(p.as_str()))
     {
-        push(index, &mut ordered);
+        push(index, "corpus index", &mut ordered);
     }
     ordered
 }
@@ -176,6 +183,8 @@ pub struct HandoffInput<'a> {
     pub owner: Option<&'a Owner>,
     /// Names an agent doc's `owner` may use for this target.
     pub owner_names: Vec<&'a str>,
+    /// A file that must be read first (a document target reads itself first).
+    pub first_read: Option<RelPath>,
 }
 
 /// Builds a handoff.
@@ -184,7 +193,16 @@ pub fn build_handoff(
     input: &HandoffInput<'_>,
     agent_root: Option<&RelPath>,
 ) -> Handoff {
-    let reading = reading_list(
+    build_handoff_explained(graph, input, agent_root).0
+}
+
+/// Builds a handoff, with one line per reading-list entry and check saying why it was chosen.
+pub fn build_handoff_explained(
+    graph: &Graph<'_>,
+    input: &HandoffInput<'_>,
+    agent_root: Option<&RelPath>,
+) -> (Handoff, Vec<String>) {
+    let mut reading = reading_list(
         graph,
         &input.path,
         &input.targets,
@@ -192,8 +210,18 @@ pub fn build_handoff(
         agent_root,
         &input.owner_names,
     );
-    let start_here = reading.first().cloned();
-    let mut read_before_editing: Vec<RelPath> = reading.iter().take(5).cloned().collect();
+    if let Some(first) = &input.first_read {
+        reading.retain(|(p, _)| p != first);
+        reading.insert(0, (first.clone(), "the target itself"));
+    }
+    let mut explain: Vec<String> = reading
+        .iter()
+        .take(5)
+        .map(|(path, reason)| format!("{path}: {reason}"))
+        .collect();
+    let start_here = reading.first().map(|(p, _)| p.clone());
+    let mut read_before_editing: Vec<RelPath> =
+        reading.iter().take(5).map(|(p, _)| p.clone()).collect();
     if let Some(agents) = RelPath::new("AGENTS.md").filter(|p| graph.has_file(p.as_str()))
         && !read_before_editing.contains(&agents)
     {
@@ -231,7 +259,8 @@ pub fn build_handoff(
     if start_here.is_none() {
         notes.push("no document covers or mentions this yet".to_owned());
     }
-    Handoff {
+    explain.push(format!("checks: {checks_source}"));
+    let handoff = Handoff {
         handoff_type: "agent-handoff".to_owned(),
         schema_version: 1,
         source: ".doc-bridge/index.json".to_owned(),
@@ -246,7 +275,8 @@ pub fn build_handoff(
         checks,
         checks_source: checks_source.to_owned(),
         notes,
-    }
+    };
+    (handoff, explain)
 }
 
 fn ecosystem_name(ecosystem: Ecosystem) -> &'static str {

@@ -14,6 +14,9 @@ use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 
 use crate::graph::Graph;
 use crate::handoff::{HandoffInput, Owner, build_handoff, package_checks, package_targets};
+use crate::inputs::configuration_hash;
+use crate::overlay::OverlaySignals;
+use crate::projection::project;
 
 /// What the index build needs besides the snapshot.
 pub struct IndexOptions<'a> {
@@ -25,6 +28,8 @@ pub struct IndexOptions<'a> {
     pub inputs: Inputs,
     /// The time to record; the caller keeps the previous one when the hash did not change.
     pub generated_at: String,
+    /// The live accepted overlay (empty without enrichment).
+    pub overlay: &'a OverlaySignals,
 }
 
 /// Effective ranking settings: defaults overridden by `retrieval.weights` / `retrieval.params`.
@@ -194,6 +199,7 @@ pub fn build_index(snapshot: &Snapshot, options: IndexOptions<'_>) -> DocBridgeI
             package: Some(package),
             owner,
             owner_names,
+            first_read: None,
         };
         let handoff = build_handoff(&graph, &input, agent_root);
         let agent_doc = handoff.start_here.clone().filter(|p| {
@@ -236,6 +242,7 @@ pub fn build_index(snapshot: &Snapshot, options: IndexOptions<'_>) -> DocBridgeI
             package,
             owner: Some(owner),
             owner_names: vec![owner.id.as_str()],
+            first_read: None,
         };
         let handoff = build_handoff(&graph, &input, agent_root);
         ownership.insert(
@@ -271,7 +278,12 @@ pub fn build_index(snapshot: &Snapshot, options: IndexOptions<'_>) -> DocBridgeI
         },
         inputs: options.inputs,
         retrieval: retrieval_settings(config),
-        projection: None,
+        projection: project(
+            snapshot,
+            options.overlay,
+            config,
+            configuration_hash(config),
+        ),
         publication: None,
     };
     seal(&mut index);

@@ -1,14 +1,21 @@
 //! Retrieval: builds the index artifact from the snapshot (knowledge, handoffs, lookup, inputs,
-//! retrieval settings) and answers freshness.
+//! retrieval settings, the projection), ranks it (lexicon, BM25F, named score parts) and answers
+//! freshness.
 //!
 //! Architecture invariant: retrieval is a pure function of the snapshot, the configuration and
 //! (later) the accepted overlay; it never touches an agent.
 
+pub mod collection;
 pub mod freshness;
 pub mod graph;
 pub mod handoff;
 pub mod index_build;
 pub mod inputs;
+pub mod lexicon;
+pub mod overlay;
+pub mod projection;
+pub mod query;
+pub mod rank;
 
 pub use freshness::{Freshness, compare};
 pub use index_build::{IndexOptions, build_index, index_hash, retrieval_settings, seal};

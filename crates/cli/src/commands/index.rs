@@ -33,9 +33,9 @@ pub fn run(args: &IndexArgs) -> CommandResult {
             "indexHash": index.content_hash,
             "written": {"snapshot": wrote_snapshot, "index": wrote_index},
         });
-        println!("{report:#}");
+        crate::outln!("{report:#}");
     } else {
-        println!(
+        crate::outln!(
             "indexed {} files: {} documents, {} modules, {} areas, {} packages; {} relations; {} diagnostics",
             snapshot.files.len(),
             counts["document"],
@@ -46,7 +46,7 @@ pub fn run(args: &IndexArgs) -> CommandResult {
             snapshot.diagnostics.len(),
         );
         let state = if wrote_index { "written" } else { "unchanged" };
-        println!(
+        crate::outln!(
             "index {} ({state}: .doc-bridge/{INDEX_FILE})",
             index.content_hash
         );
@@ -61,9 +61,9 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
         IndexState::Missing => {
             let message = "no index at .doc-bridge/index.json; run `doc-bridge index`";
             if as_json {
-                println!("{:#}", json!({"status": "missing", "message": message}));
+                crate::outln!("{:#}", json!({"status": "missing", "message": message}));
             } else {
-                println!("{message}");
+                crate::outln!("{message}");
             }
             return Ok(Exit::Findings);
         }
@@ -72,7 +72,7 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
                 "index at .doc-bridge/index.json is invalid: {why}; run `doc-bridge index` to regenerate it"
             );
             if as_json {
-                println!("{:#}", json!({"status": "invalid", "message": message}));
+                crate::outln!("{:#}", json!({"status": "invalid", "message": message}));
                 return Ok(Exit::Error);
             }
             return Err(UserError::error(message));
@@ -90,11 +90,11 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
             );
             object.insert("indexHash".into(), json!(stored.content_hash));
         }
-        println!("{report:#}");
+        crate::outln!("{report:#}");
     } else if fresh {
-        println!("index is fresh ({})", stored.content_hash);
+        crate::outln!("index is fresh ({})", stored.content_hash);
     } else {
-        println!(
+        crate::outln!(
             "index is stale: {}; run `doc-bridge index`",
             freshness.summary(10)
         );
@@ -109,7 +109,7 @@ pub fn scan(args: &ScanArgs) -> CommandResult {
     let wrote = write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
     let counts = entity_counts(&snapshot);
     if args.json {
-        println!(
+        crate::outln!(
             "{:#}",
             json!({
                 "files": snapshot.files.len(),
@@ -121,7 +121,7 @@ pub fn scan(args: &ScanArgs) -> CommandResult {
             })
         );
     } else {
-        println!(
+        crate::outln!(
             "scanned {} files: {} entities, {} relations, {} diagnostics; snapshot {}",
             snapshot.files.len(),
             snapshot.entities.len(),

@@ -16,7 +16,7 @@ pub fn run(args: &InitArgs) -> CommandResult {
     if path.symlink_metadata().is_ok() {
         let message = format!("{CONFIG_FILE} already exists; left unchanged");
         if args.json {
-            println!(
+            crate::outln!(
                 "{:#}",
                 json!({"written": false, "path": CONFIG_FILE, "message": message})
             );
@@ -35,9 +35,9 @@ pub fn run(args: &InitArgs) -> CommandResult {
     write_json(&path, &config)
         .map_err(|e| UserError::error(format!("cannot write {CONFIG_FILE}: {e}")))?;
     if args.json {
-        println!("{:#}", json!({"written": true, "path": CONFIG_FILE}));
+        crate::outln!("{:#}", json!({"written": true, "path": CONFIG_FILE}));
     } else {
-        println!("wrote {CONFIG_FILE}");
+        crate::outln!("wrote {CONFIG_FILE}");
     }
     Ok(Exit::Ok)
 }

@@ -1,5 +1,8 @@
 //! One module per command.
 
+pub mod bench;
 pub mod index;
 pub mod init;
+pub mod query;
 pub mod schema;
+pub mod search;

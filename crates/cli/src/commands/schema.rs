@@ -12,6 +12,6 @@ pub fn run(args: &SchemaArgs) -> CommandResult {
     };
     let schema = doc_bridge_model::schema::schema_for(name)
         .ok_or_else(|| UserError::error(format!("no schema named `{name}`")))?;
-    println!("{schema:#}");
+    crate::outln!("{schema:#}");
     Ok(Exit::Ok)
 }

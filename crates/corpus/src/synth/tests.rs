@@ -23,8 +23,12 @@ fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn generate_tree(files: u64, seed: u64) -> (tempfile::TempDir, Summary) {
+    generate_with_jobs(files, seed, 2)
+}
+
+fn generate_with_jobs(files: u64, seed: u64, jobs: usize) -> (tempfile::TempDir, Summary) {
     let tmp = tempfile::tempdir().unwrap();
-    let summary = generate(&Config { files, seed }, tmp.path()).unwrap();
+    let summary = generate(&Config { files, seed, jobs }, tmp.path()).unwrap();
     (tmp, summary)
 }
 
@@ -34,8 +38,9 @@ fn text(bytes: &[u8]) -> &str {
 
 #[test]
 fn same_seed_gives_byte_identical_trees() {
-    let (a, _) = generate_tree(700, 42);
-    let (b, _) = generate_tree(700, 42);
+    // Different thread counts too: the write order must not leak into the content.
+    let (a, _) = generate_with_jobs(700, 42, 1);
+    let (b, _) = generate_with_jobs(700, 42, 3);
     let (ta, tb) = (read_tree(a.path()), read_tree(b.path()));
     assert_eq!(ta.len(), 700);
     assert!(ta == tb, "trees differ");
@@ -64,7 +69,15 @@ fn file_count_is_exact() {
 #[test]
 fn too_few_files_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
-    let err = generate(&Config { files: 5, seed: 0 }, tmp.path()).unwrap_err();
+    let err = generate(
+        &Config {
+            files: 5,
+            seed: 0,
+            jobs: 1,
+        },
+        tmp.path(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("at least"), "{err}");
 }
 

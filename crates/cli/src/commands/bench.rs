@@ -1,0 +1,120 @@
+//! `doc-bridge bench retrieval <suite.json>`: hit@1, hit@3, MRR and zero-result rate.
+
+use serde::Deserialize;
+use serde_json::json;
+
+use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
+
+use crate::args::BenchRetrievalArgs;
+use crate::exit::{CommandResult, Exit, UserError};
+use crate::pipeline::load_for_query;
+use crate::repo::Repo;
+
+/// One case of a suite.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    query: String,
+    expected: Vec<String>,
+    #[serde(default)]
+    kind: Option<String>,
+}
+
+/// Runs the suite in-process against the index.
+pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
+    if let Some(min) = args.min
+        && !(0.0..=1.0).contains(&min)
+    {
+        return Err(UserError::error("--min must be between 0 and 1"));
+    }
+    let bytes = std::fs::read(&args.suite).map_err(|e| {
+        UserError::error(format!("cannot read suite {}: {e}", args.suite.display()))
+    })?;
+    let cases: Vec<Case> = serde_json::from_slice(&bytes).map_err(|e| {
+        UserError::error(format!(
+            "suite {} is not a list of {{query, expected, kind?}}: {e}",
+            args.suite.display()
+        ))
+    })?;
+    if cases.is_empty() {
+        return Err(UserError::error(format!(
+            "suite {} has no cases",
+            args.suite.display()
+        )));
+    }
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let loaded = load_for_query(&repo, args.allow_stale)?;
+    let collection = Collection::build(&loaded.index.projection);
+    let entries = &loaded.index.projection.entries;
+    let (mut hit1, mut hit3, mut reciprocal, mut zero) = (0usize, 0usize, 0.0f64, 0usize);
+    let mut misses = Vec::new();
+    for case in &cases {
+        let options = SearchOptions {
+            limit: 10,
+            kind: case.kind.clone(),
+            language: repo
+                .config
+                .retrieval
+                .language
+                .clone()
+                .unwrap_or_else(|| "en".to_owned()),
+            scoring: Scoring::from_settings(&loaded.index.retrieval),
+            ..SearchOptions::default()
+        };
+        let hits = search(&collection, &case.query, &options);
+        if hits.is_empty() {
+            zero += 1;
+        }
+        let rank = hits.iter().position(|h| {
+            let entry = &entries[h.entry];
+            case.expected
+                .iter()
+                .any(|e| *e == entry.id || *e == entry.path.as_str())
+        });
+        if let Some(r) = rank {
+            hit1 += usize::from(r == 0);
+            hit3 += usize::from(r < 3);
+            reciprocal += 1.0 / (r as f64 + 1.0);
+        }
+        if rank.is_none_or(|r| r >= 3) {
+            let got: Vec<&str> = hits
+                .iter()
+                .take(3)
+                .map(|h| entries[h.entry].id.as_str())
+                .collect();
+            misses.push(json!({"query": case.query, "expected": case.expected, "rank": rank.map(|r| r + 1), "top3": got}));
+        }
+    }
+    let n = cases.len() as f64;
+    let report = json!({
+        "cases": cases.len(),
+        "hitAt1": hit1 as f64 / n,
+        "hitAt3": hit3 as f64 / n,
+        "mrr": reciprocal / n,
+        "zeroResultRate": zero as f64 / n,
+        "misses": misses,
+    });
+    if args.json {
+        crate::outln!("{report:#}");
+    } else {
+        crate::outln!(
+            "{} cases: hit@1 {:.3}  hit@3 {:.3}  MRR {:.3}  zero-result {:.3}",
+            cases.len(),
+            hit1 as f64 / n,
+            hit3 as f64 / n,
+            reciprocal / n,
+            zero as f64 / n
+        );
+        for miss in &misses {
+            crate::outln!(
+                "  miss: {} (rank {}; top: {})",
+                miss["query"],
+                miss["rank"],
+                miss["top3"]
+            );
+        }
+    }
+    let below = args.min.is_some_and(|min| (hit3 as f64 / n) < min);
+    Ok(if below { Exit::Findings } else { Exit::Ok })
+}

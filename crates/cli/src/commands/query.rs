@@ -1,0 +1,128 @@
+//! `doc-bridge query <ID|ALIAS|PATH>`: the handoff for any entity.
+
+use serde_json::json;
+
+use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_retrieve::graph::Graph;
+use doc_bridge_retrieve::query::{Resolution, entity_handoff, resolve};
+use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
+
+use crate::args::QueryArgs;
+use crate::exit::{CommandResult, Exit, UserError};
+use crate::pipeline::{load_for_query, load_snapshot_for};
+use crate::repo::Repo;
+
+/// Resolves the target and prints its handoff; exit 1 with the closest matches when unknown.
+pub fn run(args: &QueryArgs) -> CommandResult {
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let loaded = load_for_query(&repo, args.allow_stale)?;
+    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let graph = Graph::new(&snapshot);
+    let id = match resolve(&graph, &loaded.index.projection, &args.target) {
+        Resolution::Found(id) => id,
+        Resolution::Ambiguous(ids) => {
+            let names: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
+            return not_found(
+                args,
+                format!("`{}` names {} entities; pick one", args.target, ids.len()),
+                names,
+            );
+        }
+        Resolution::NotFound => {
+            let collection = Collection::build(&loaded.index.projection);
+            let options = SearchOptions {
+                limit: 5,
+                floor: 0.0,
+                scoring: Scoring::from_settings(&loaded.index.retrieval),
+                ..SearchOptions::default()
+            };
+            let closest: Vec<String> = search(&collection, &args.target, &options)
+                .into_iter()
+                .map(|h| loaded.index.projection.entries[h.entry].id.clone())
+                .collect();
+            return not_found(args, format!("no entity named `{}`", args.target), closest);
+        }
+    };
+    let agent_root = repo.agent_root();
+    let handoff = entity_handoff(&graph, &repo.config, agent_root.as_ref(), &id)
+        .ok_or_else(|| UserError::error(format!("entity `{id}` vanished from the snapshot")))?;
+    if args.output.json {
+        let mut value = serde_json::to_value(&handoff).unwrap_or_default();
+        value["id"] = json!(id);
+        if loaded.stale.is_some() {
+            value["stale"] = json!(true);
+        }
+        crate::outln!("{value:#}");
+        return Ok(Exit::Ok);
+    }
+    if let Some(stale) = &loaded.stale {
+        eprintln!(
+            "warning: answering from a stale index: {}",
+            stale.summary(5)
+        );
+    }
+    let h = &handoff.handoff;
+    crate::outln!("{id} ({})", h.target.path);
+    crate::outln!(
+        "start here:  {}",
+        h.start_here
+            .as_ref()
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| "(no document yet)".into())
+    );
+    crate::outln!(
+        "read first:  {}",
+        h.read_before_editing
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    crate::outln!(
+        "edit roots:  {}",
+        h.edit_roots
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    crate::outln!(
+        "checks:      {} ({})",
+        if h.checks.is_empty() {
+            "(none)".to_owned()
+        } else {
+            h.checks.join("; ")
+        },
+        h.checks_source
+    );
+    for related in &handoff.related {
+        crate::outln!(
+            "{:<12} {} ({} imports; {}:{} `{}`)",
+            format!("{}:", related.direction),
+            related.area,
+            related.imports,
+            related.evidence.path,
+            related.evidence.line,
+            related.evidence.specifier
+        );
+    }
+    for note in &h.notes {
+        crate::outln!("note:        {note}");
+    }
+    Ok(Exit::Ok)
+}
+
+fn not_found(args: &QueryArgs, message: String, candidates: Vec<String>) -> CommandResult {
+    if args.output.json {
+        crate::outln!("{:#}", json!({"error": message, "closest": candidates}));
+    } else {
+        eprintln!("doc-bridge: {message}");
+        if !candidates.is_empty() {
+            eprintln!("closest matches:");
+            for candidate in &candidates {
+                eprintln!("  {candidate}");
+            }
+        }
+    }
+    Ok(Exit::Findings)
+}

@@ -1,0 +1,130 @@
+//! `doc-bridge search`.
+
+use serde_json::json;
+
+use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_retrieve::rank::{Hit, Scoring, SearchOptions, search};
+
+use crate::args::SearchArgs;
+use crate::exit::{CommandResult, Exit, UserError};
+use crate::pipeline::load_for_query;
+use crate::repo::Repo;
+
+/// Runs a search and prints the results.
+pub fn run(args: &SearchArgs) -> CommandResult {
+    if !(0.0..=1.0).contains(&args.floor) {
+        return Err(UserError::error("--floor must be between 0 and 1"));
+    }
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let loaded = load_for_query(&repo, args.allow_stale)?;
+    let index = &loaded.index;
+    let query = args.query.join(" ");
+    let options = SearchOptions {
+        limit: args.limit,
+        kind: args.kind.clone(),
+        explain: args.explain,
+        agent: args.agent,
+        floor: args.floor,
+        language: args
+            .lang
+            .clone()
+            .or_else(|| repo.config.retrieval.language.clone())
+            .unwrap_or_else(|| "en".to_owned()),
+        scoring: Scoring::from_settings(&index.retrieval),
+    };
+    let collection = Collection::build(&index.projection);
+    let hits = search(&collection, &query, &options);
+    let entries = &index.projection.entries;
+    if args.output.json {
+        let results: Vec<serde_json::Value> =
+            hits.iter().map(|hit| result_json(entries, hit)).collect();
+        let mut report = json!({"query": query, "results": results});
+        if loaded.stale.is_some() {
+            report["stale"] = json!(true);
+        }
+        crate::outln!("{report:#}");
+    } else {
+        if let Some(stale) = &loaded.stale {
+            eprintln!(
+                "warning: answering from a stale index: {}",
+                stale.summary(5)
+            );
+        }
+        if hits.is_empty() {
+            crate::outln!("no results for `{query}`");
+        }
+        for (rank, hit) in hits.iter().enumerate() {
+            let entry = &entries[hit.entry];
+            crate::outln!(
+                "{:>2}. {}  {}  [{} {:.1}]",
+                rank + 1,
+                entry.path,
+                entry.title,
+                entry.kind,
+                hit.score
+            );
+            if let Some(explain) = &hit.explain {
+                let p = &explain.parts;
+                crate::outln!(
+                    "      lexical {:.2} × prior {:.2} + exactId {:.0} + exactPath {:.0} + exactSymbol {:.0} + proximity {:.2} + canonicality {:.2} + audienceFit {:.2} + signals {:.2}",
+                    p.lexical,
+                    p.prior,
+                    p.exact_id,
+                    p.exact_path,
+                    p.exact_symbol,
+                    p.graph_proximity,
+                    p.canonicality,
+                    p.audience_fit,
+                    p.accepted_agent_signals
+                );
+                let terms: Vec<String> = explain
+                    .terms
+                    .iter()
+                    .map(|t| {
+                        format!(
+                            "{} ({})",
+                            t.term,
+                            t.fields.keys().cloned().collect::<Vec<_>>().join(",")
+                        )
+                    })
+                    .collect();
+                if !terms.is_empty() {
+                    crate::outln!("      terms: {}", terms.join(" "));
+                }
+                for line in explain.identity.iter().chain(&explain.notes) {
+                    crate::outln!("      {line}");
+                }
+                if let Some(anchor) = &explain.proximity_anchor {
+                    crate::outln!("      near {anchor}");
+                }
+            }
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+fn result_json(
+    entries: &[doc_bridge_model::projection::ProjectedEntry],
+    hit: &Hit,
+) -> serde_json::Value {
+    let entry = &entries[hit.entry];
+    let mut value = json!({
+        "id": entry.id,
+        "kind": entry.kind,
+        "path": entry.path,
+        "title": entry.title,
+        "score": round(hit.score),
+        "confidence": hit.confidence,
+        "provenance": entry.provenance,
+        "evidence": {"path": entry.path, "contentHash": entry.content_hash},
+    });
+    if let Some(explain) = &hit.explain {
+        value["explain"] = serde_json::to_value(explain).unwrap_or_default();
+    }
+    value
+}
+
+/// Scores are printed to 4 decimals: stable text, no float noise in snapshots.
+fn round(score: f64) -> f64 {
+    (score * 1e4).round() / 1e4
+}

@@ -1,0 +1,361 @@
+//! The lexicon (`lexiconVersion: 1`): one tokenizer for indexing and for queries.
+//!
+//! Text is split on anything but letters, digits and `@ / _ -`. Each raw token is lowercased and
+//! accent-folded and emitted whole, and when it is compound (`createSession`, `snake_case`,
+//! `kebab-case`, `a/b/c`, `@scope/name`) its parts are emitted too. Tokens under two characters
+//! and English stopwords are dropped; plain words are stemmed (English Porter2, frozen by the
+//! `rust-stemmers` release, so the stems never move under a version). CJK runs become unigrams
+//! and bigrams, kept as written (a voicing mark is part of a kana, not an accent). Any change
+//! here is a new `lexiconVersion`.
+
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+/// English stopwords: function words that carry no topic.
+const STOPWORDS: &[&str] = &[
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "me",
+    "more",
+    "most",
+    "my",
+    "myself",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
+];
+
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+fn is_stopword(token: &str) -> bool {
+    STOPWORDS.binary_search(&token).is_ok()
+}
+
+/// Whether a character belongs to a script written without spaces (CJK ideographs, kana, hangul).
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF
+        | 0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F | 0x20000..=0x2FFFF)
+}
+
+fn is_separator(c: char) -> bool {
+    matches!(c, '@' | '/' | '_' | '-')
+}
+
+fn is_word_char(c: char) -> bool {
+    (c.is_alphanumeric() && !is_cjk(c)) || is_separator(c)
+}
+
+/// Lowercases and removes accents (`Café` → `cafe`).
+pub fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    text.nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Tokenizes `text`, calling `emit` for every token in order (duplicates included: they are term
+/// frequencies).
+pub fn tokenize(text: &str, emit: &mut impl FnMut(&str)) {
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if is_cjk(c) {
+            let mut end = start + c.len_utf8();
+            while let Some(&(i, next)) = chars.peek() {
+                if !is_cjk(next) {
+                    break;
+                }
+                end = i + next.len_utf8();
+                chars.next();
+            }
+            cjk_run(&text[start..end], emit);
+        } else if is_word_char(c) {
+            let mut end = start + c.len_utf8();
+            while let Some(&(i, next)) = chars.peek() {
+                if !is_word_char(next) {
+                    break;
+                }
+                end = i + next.len_utf8();
+                chars.next();
+            }
+            word(&text[start..end], emit);
+        }
+    }
+}
+
+/// Tokenizes into a vector.
+pub fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    tokenize(text, &mut |t| out.push(t.to_owned()));
+    out
+}
+
+fn cjk_run(run: &str, emit: &mut impl FnMut(&str)) {
+    let chars: Vec<char> = run.chars().collect();
+    let mut buffer = String::new();
+    for (i, c) in chars.iter().enumerate() {
+        buffer.clear();
+        buffer.push(*c);
+        emit(&buffer);
+        if let Some(next) = chars.get(i + 1) {
+            buffer.push(*next);
+            emit(&buffer);
+        }
+    }
+}
+
+fn word(raw: &str, emit: &mut impl FnMut(&str)) {
+    let raw = raw
+        .trim_matches(|c| matches!(c, '/' | '_' | '-'))
+        .trim_end_matches('@');
+    if raw.is_empty() {
+        return;
+    }
+    let compound = raw.contains(is_separator) || has_case_boundary(raw);
+    if !compound {
+        plain(&fold(raw), emit);
+        return;
+    }
+    let whole = fold(raw);
+    if whole.chars().count() >= 2 {
+        emit(&whole);
+    }
+    for piece in raw.split(is_separator).filter(|p| !p.is_empty()) {
+        for part in camel_parts(piece) {
+            plain(&fold(part), emit);
+        }
+    }
+}
+
+/// A plain word: length and stopword filters, then the stemmer for alphabetic words.
+fn plain(token: &str, emit: &mut impl FnMut(&str)) {
+    if token.chars().count() < 2 || is_stopword(token) {
+        return;
+    }
+    if token.chars().all(|c| c.is_ascii_alphabetic()) {
+        let stem = STEMMER.stem(token);
+        if stem.len() >= 2 {
+            emit(&stem);
+            return;
+        }
+    }
+    emit(token);
+}
+
+fn has_case_boundary(raw: &str) -> bool {
+    camel_parts(raw).len() > 1
+}
+
+/// Splits `createHTTPServer2` into `create`, `HTTP`, `Server2`.
+fn camel_parts(piece: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = piece.char_indices().collect();
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for i in 1..chars.len() {
+        let (index, c) = chars[i];
+        let previous = chars[i - 1].1;
+        let next_is_lower = chars.get(i + 1).is_some_and(|(_, n)| n.is_lowercase());
+        let boundary = ((previous.is_lowercase() || previous.is_ascii_digit()) && c.is_uppercase())
+            || (previous.is_uppercase() && c.is_uppercase() && next_is_lower);
+        if boundary {
+            parts.push(&piece[start..index]);
+            start = index;
+        }
+    }
+    parts.push(&piece[start..]);
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn stopword_list_is_sorted_for_binary_search() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn compound_tokens_emit_whole_and_parts() {
+        assert_eq!(
+            tokens("createSession"),
+            ["createsession", "creat", "session"]
+        );
+        assert_eq!(
+            tokens("parse_front_matter"),
+            ["parse_front_matter", "pars", "front", "matter"]
+        );
+        assert_eq!(tokens("@fx/auth"), ["@fx/auth", "fx", "auth"]);
+        assert_eq!(
+            tokens("packages/auth/src"),
+            ["packages/auth/src", "packag", "auth", "src"]
+        );
+        assert_eq!(tokens("HTTPServer"), ["httpserver", "http", "server"]);
+    }
+
+    #[test]
+    fn stopwords_short_tokens_and_punctuation_are_dropped() {
+        assert_eq!(tokens("How do I rotate the key? A b"), ["rotat", "key"]);
+        assert!(tokens("-- / _ @").is_empty());
+    }
+
+    #[test]
+    fn accents_fold_and_plurals_stem() {
+        assert_eq!(tokens("Café"), tokens("cafe"));
+        assert_eq!(tokens("sessions"), tokens("session"));
+        assert_eq!(tokens("naïve"), ["naiv"]);
+    }
+
+    #[test]
+    fn cjk_runs_become_unigrams_and_bigrams() {
+        assert_eq!(
+            tokens("設定方法"),
+            ["設", "設定", "定", "定方", "方", "方法", "法"]
+        );
+        assert_eq!(
+            tokens("はじめにauth"),
+            ["は", "はじ", "じ", "じめ", "め", "めに", "に", "auth"]
+        );
+    }
+
+    #[test]
+    fn digits_stay_with_their_words() {
+        assert_eq!(tokens("sha256 v2"), ["sha256", "v2"]);
+    }
+
+    proptest! {
+        #[test]
+        fn every_token_is_folded_and_at_least_two_chars(text in "\\PC{0,200}") {
+            for token in tokens(&text) {
+                prop_assert!(token.chars().count() >= 2 || token.chars().all(is_cjk), "{token:?}");
+                // CJK is kept as written: a voicing mark is part of the character, not an accent.
+                if !token.chars().any(is_cjk) {
+                    prop_assert_eq!(fold(&token), token.clone());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,544 @@
+//! Building the projection (`RetrievalIndexV1`): a pure function of the snapshot, the accepted
+//! overlay and the configuration.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use doc_bridge_model::config::Config;
+use doc_bridge_model::hash::semantic_hash;
+use doc_bridge_model::projection::{
+    Edge, EntryGraph, GraphParams, LexicalStats, PROJECTION_HASH_EXCLUDED, ProjectedEntry,
+    ProjectedSymbol, RetrievalIndexV1,
+};
+use doc_bridge_model::retrieval::{Field, LEXICON_VERSION};
+use doc_bridge_model::snapshot::{Entity, RelationKind, Snapshot};
+use doc_bridge_model::{ContentHash, EntityId, RelPath};
+
+use crate::index_build::owners;
+use crate::lexicon;
+use crate::overlay::OverlaySignals;
+
+/// Version of the graph metrics definition.
+pub const GRAPH_VERSION: u32 = 1;
+/// PageRank damping.
+pub const PAGERANK_DAMPING: f64 = 0.85;
+/// PageRank iteration cap.
+pub const PAGERANK_ITERATIONS: u32 = 100;
+/// PageRank convergence tolerance (L1 change per iteration).
+pub const PAGERANK_TOLERANCE: f64 = 1e-10;
+/// Inbound and outbound edges kept per entry.
+pub const MAX_EDGES: usize = 32;
+/// Relation kinds that carry graph proximity.
+pub const PROXIMITY_KINDS: &[RelationKind] = &[
+    RelationKind::Covers,
+    RelationKind::Mentions,
+    RelationKind::LinksTo,
+    RelationKind::Imports,
+];
+
+/// Builds the projection.
+pub fn project(
+    snapshot: &Snapshot,
+    overlay: &OverlaySignals,
+    config: &Config,
+    configuration_hash: ContentHash,
+) -> RetrievalIndexV1 {
+    let mut entries: Vec<ProjectedEntry> = snapshot
+        .entities
+        .iter()
+        .map(|e| entity_entry(e, overlay))
+        .collect();
+    entries.extend(routes(snapshot, overlay, config));
+    entries.sort_by(|a, b| a.id.cmp(&b.id));
+    graph_metrics(snapshot, overlay, &mut entries);
+
+    let lexical = lexical_stats(&entries);
+    let mut projection = RetrievalIndexV1 {
+        schema_version: 1,
+        content_hash: ContentHash::of_bytes(b""),
+        snapshot_hash: snapshot.content_hash.clone(),
+        overlay_hash: overlay.overlay_hash(),
+        configuration_hash,
+        lexicon_version: LEXICON_VERSION,
+        graph: GraphParams {
+            version: GRAPH_VERSION,
+            damping: PAGERANK_DAMPING,
+            iterations: PAGERANK_ITERATIONS,
+            tolerance: PAGERANK_TOLERANCE,
+            edges: vec!["links-to".into(), "covers".into()],
+        },
+        lexical,
+        entries,
+    };
+    if let Ok(hash) = semantic_hash(&projection, PROJECTION_HASH_EXCLUDED) {
+        projection.content_hash = hash;
+    }
+    projection
+}
+
+fn field_map(values: [(Field, String); 7]) -> BTreeMap<String, String> {
+    values
+        .into_iter()
+        .map(|(f, v)| (f.name().to_owned(), v))
+        .collect()
+}
+
+fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
+    let id = entity.id();
+    let mut aliases: Vec<String> = Vec::new();
+    let mut tags = Vec::new();
+    let mut symbols = Vec::new();
+    let (title, fields, language, audience, agent_doc) = match entity {
+        Entity::Document(d) => {
+            if let Some(extra) = d.front_matter.get("aliases") {
+                aliases.extend(string_list(extra));
+            }
+            tags.extend(d.tags.iter().cloned());
+            let summary = if d.summary.is_empty() {
+                overlay.summaries.get(id).cloned().unwrap_or_default()
+            } else {
+                d.summary.clone()
+            };
+            let headings = d
+                .headings
+                .iter()
+                .map(|h| h.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let fields = [
+                (Field::Title, d.title.clone()),
+                (Field::Headings, headings),
+                (Field::Symbols, String::new()),
+                (Field::Path, d.path.to_string()),
+                (Field::Aliases, String::new()),
+                (Field::Summary, summary),
+                (Field::Body, d.body.clone()),
+            ];
+            (
+                d.title.clone(),
+                fields,
+                d.language.clone(),
+                d.audience.clone(),
+                d.agent_doc,
+            )
+        }
+        Entity::Module(m) => {
+            for s in &m.symbols {
+                if s.name != "*" && !symbols.iter().any(|p: &ProjectedSymbol| p.name == s.name) {
+                    symbols.push(ProjectedSymbol {
+                        name: s.name.clone(),
+                        declared: !s.reexport,
+                    });
+                }
+            }
+            let symbol_text = symbols
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let imports = m
+                .imports
+                .iter()
+                .map(|i| i.specifier.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let summary = overlay.summaries.get(id).cloned().unwrap_or_default();
+            let fields = [
+                (Field::Title, m.path.file_name().to_owned()),
+                (Field::Headings, String::new()),
+                (Field::Symbols, symbol_text),
+                (Field::Path, m.path.to_string()),
+                (Field::Aliases, String::new()),
+                (Field::Summary, summary),
+                (Field::Body, imports),
+            ];
+            (
+                m.path.file_name().to_owned(),
+                fields,
+                None,
+                Vec::new(),
+                false,
+            )
+        }
+        Entity::Area(a) => {
+            let summary = overlay.summaries.get(id).cloned().unwrap_or_default();
+            let fields = [
+                (Field::Title, a.title.clone()),
+                (Field::Headings, String::new()),
+                (Field::Symbols, String::new()),
+                (Field::Path, a.path.to_string()),
+                (Field::Aliases, String::new()),
+                (Field::Summary, summary),
+                (Field::Body, String::new()),
+            ];
+            (a.title.clone(), fields, None, Vec::new(), false)
+        }
+        Entity::Package(p) => {
+            aliases.push(p.name.clone());
+            let summary = overlay.summaries.get(id).cloned().unwrap_or_default();
+            let body = p
+                .scripts
+                .keys()
+                .chain(p.dependencies.iter().map(|d| &d.name))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let fields = [
+                (Field::Title, p.name.clone()),
+                (Field::Headings, String::new()),
+                (Field::Symbols, String::new()),
+                (Field::Path, p.path.to_string()),
+                (Field::Aliases, String::new()),
+                (Field::Summary, summary),
+                (Field::Body, body),
+            ];
+            (p.name.clone(), fields, None, Vec::new(), false)
+        }
+    };
+    if let Some(extra) = overlay.aliases.get(id) {
+        for alias in extra {
+            if !aliases.contains(alias) {
+                aliases.push(alias.clone());
+            }
+        }
+    }
+    if overlay.canonical.contains(id) {
+        tags.push("canonical".to_owned());
+    }
+    let mut fields = field_map(fields);
+    fields.insert(Field::Aliases.name().to_owned(), aliases.join("\n"));
+    ProjectedEntry {
+        id: id.to_string(),
+        kind: entity.kind().as_str().to_owned(),
+        path: entity.path().clone(),
+        title,
+        aliases,
+        symbols,
+        tags,
+        fields,
+        graph: EntryGraph::default(),
+        content_hash: entity.content_hash().clone(),
+        provenance: "observed".to_owned(),
+        confidence: "observed".to_owned(),
+        language,
+        audience,
+        agent_doc,
+        target: None,
+        signal: overlay
+            .signals
+            .get(id)
+            .copied()
+            .unwrap_or(0.0)
+            .clamp(0.0, 1.0),
+    }
+}
+
+fn string_list(value: &serde_json::Value) -> Vec<String> {
+    match value {
+        serde_json::Value::String(s) => s
+            .split(',')
+            .map(|p| p.trim().to_owned())
+            .filter(|p| !p.is_empty())
+            .collect(),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .filter_map(|i| i.as_str().map(|s| s.trim().to_owned()))
+            .filter(|s| !s.is_empty())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Routes the configuration declares (ownership records, intents) and accepted intents.
+fn routes(snapshot: &Snapshot, overlay: &OverlaySignals, config: &Config) -> Vec<ProjectedEntry> {
+    let by_path: HashMap<&RelPath, &Entity> = snapshot
+        .entities
+        .iter()
+        .filter(|e| matches!(e, Entity::Package(_) | Entity::Area(_)))
+        .map(|e| (e.path(), e))
+        .collect();
+    let by_id: HashMap<&EntityId, &Entity> =
+        snapshot.entities.iter().map(|e| (e.id(), e)).collect();
+    let resolve = |target: &str| -> Option<&Entity> {
+        let id = EntityId::from_raw(target);
+        by_id.get(&id).copied().or_else(|| {
+            let path = RelPath::new(target.trim_start_matches("./").trim_end_matches('/'))?;
+            by_path.get(&path).copied().or_else(|| {
+                [EntityId::document(&path), EntityId::module(&path)]
+                    .iter()
+                    .find_map(|id| by_id.get(id).copied())
+            })
+        })
+    };
+    let mut routes = Vec::new();
+    for owner in owners(config) {
+        let target = by_path.get(&owner.path).map(|e| e.id().to_string());
+        routes.push(route_entry(
+            format!("ownership:{}", owner.id),
+            "ownership",
+            owner.path.clone(),
+            owner.id.clone(),
+            format!("ownership of {}", owner.path),
+            target,
+            "declared",
+            ContentHash::of_bytes(owner.id.as_bytes()),
+        ));
+    }
+    let declared = config
+        .routing
+        .options
+        .intents
+        .iter()
+        .map(|i| (i.phrase.clone(), i.target.clone(), "declared"));
+    let proposed = overlay
+        .intents
+        .iter()
+        .map(|(phrase, target)| (phrase.clone(), target.to_string(), "proposed"));
+    let mut seen = BTreeSet::new();
+    for (phrase, target, provenance) in declared.chain(proposed) {
+        let Some(entity) = resolve(&target) else {
+            continue;
+        };
+        let key = (lexicon::fold(phrase.trim()), entity.id().clone());
+        if !seen.insert(key) {
+            continue;
+        }
+        let id = format!(
+            "intent:{}",
+            &semantic_hash(
+                &serde_json::json!({"phrase": phrase, "target": entity.id()}),
+                &[]
+            )
+            .map(|h| h.as_str()[..16].to_owned())
+            .unwrap_or_default()
+        );
+        routes.push(route_entry(
+            id,
+            "intent",
+            entity.path().clone(),
+            phrase.clone(),
+            phrase.clone(),
+            Some(entity.id().to_string()),
+            provenance,
+            entity.content_hash().clone(),
+        ));
+    }
+    routes
+}
+
+#[allow(clippy::too_many_arguments)]
+fn route_entry(
+    id: String,
+    kind: &str,
+    path: RelPath,
+    title: String,
+    summary: String,
+    target: Option<String>,
+    provenance: &str,
+    content_hash: ContentHash,
+) -> ProjectedEntry {
+    let fields = field_map([
+        (Field::Title, title.clone()),
+        (Field::Headings, String::new()),
+        (Field::Symbols, String::new()),
+        (Field::Path, path.to_string()),
+        (Field::Aliases, String::new()),
+        (Field::Summary, summary),
+        (Field::Body, String::new()),
+    ]);
+    ProjectedEntry {
+        id,
+        kind: kind.to_owned(),
+        path,
+        title,
+        aliases: Vec::new(),
+        symbols: Vec::new(),
+        tags: Vec::new(),
+        fields,
+        graph: EntryGraph::default(),
+        content_hash,
+        provenance: provenance.to_owned(),
+        confidence: if provenance == "proposed" {
+            "proposed"
+        } else {
+            "observed"
+        }
+        .to_owned(),
+        language: None,
+        audience: Vec::new(),
+        agent_doc: false,
+        target,
+        signal: 0.0,
+    }
+}
+
+/// Fills in each entry's graph: PageRank, inbound links, covering and mentioning documents,
+/// area and package, and bounded edge lists.
+fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [ProjectedEntry]) {
+    let index: HashMap<String, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.clone(), i))
+        .collect();
+    let mut edges: Vec<(usize, usize, String, &str)> = Vec::new();
+    for relation in &snapshot.relations {
+        if let (Some(&from), Some(&to)) = (
+            index.get(relation.from.as_str()),
+            index.get(relation.to.as_str()),
+        ) {
+            let confidence = match relation.provenance {
+                doc_bridge_model::snapshot::Provenance::Observed => "observed",
+                doc_bridge_model::snapshot::Provenance::Declared => "declared",
+            };
+            edges.push((from, to, relation.kind.as_str().to_owned(), confidence));
+        }
+    }
+    for (from, to, kind) in &overlay.edges {
+        if let (Some(&from), Some(&to)) = (index.get(from.as_str()), index.get(to.as_str())) {
+            edges.push((from, to, kind.clone(), "proposed"));
+        }
+    }
+    edges.sort();
+    edges.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1 && a.2 == b.2);
+
+    for (from, to, kind, confidence) in &edges {
+        let from_id = EntityId::from_raw(entries[*from].id.clone());
+        let to_id = EntityId::from_raw(entries[*to].id.clone());
+        match kind.as_str() {
+            "links-to" => entries[*to].graph.inbound_links += 1,
+            "covers" => entries[*to].graph.covered_by.push(from_id.clone()),
+            "mentions" => entries[*to].graph.mentioned_by.push(from_id.clone()),
+            "contains" if entries[*from].kind == "area" => {
+                entries[*to].graph.area_id = Some(from_id.clone())
+            }
+            _ => {}
+        }
+        let proximity = PROXIMITY_KINDS.iter().any(|k| k.as_str() == kind);
+        if proximity {
+            entries[*from].graph.outbound.push(Edge {
+                kind: kind.clone(),
+                entity: to_id.clone(),
+                confidence: (*confidence).to_owned(),
+            });
+            entries[*to].graph.inbound.push(Edge {
+                kind: kind.clone(),
+                entity: from_id,
+                confidence: (*confidence).to_owned(),
+            });
+        }
+    }
+    // Packages own areas; areas own modules.
+    let area_package: HashMap<String, EntityId> = snapshot
+        .entities
+        .iter()
+        .filter_map(|e| match e {
+            Entity::Area(a) => a.package_id.clone().map(|p| (a.id.to_string(), p)),
+            _ => None,
+        })
+        .collect();
+    for entry in entries.iter_mut() {
+        let package = match entry.kind.as_str() {
+            "area" => area_package.get(&entry.id).cloned(),
+            "module" => entry
+                .graph
+                .area_id
+                .as_ref()
+                .and_then(|a| area_package.get(a.as_str()).cloned()),
+            _ => None,
+        };
+        entry.graph.package_id = package;
+        for list in [&mut entry.graph.inbound, &mut entry.graph.outbound] {
+            list.sort();
+            list.dedup();
+            list.truncate(MAX_EDGES);
+        }
+        entry.graph.covered_by.sort();
+        entry.graph.covered_by.dedup();
+        entry.graph.mentioned_by.sort();
+        entry.graph.mentioned_by.dedup();
+    }
+
+    let rank_edges: Vec<(usize, usize)> = edges
+        .iter()
+        .filter(|(_, _, kind, _)| kind == "links-to" || kind == "covers")
+        .map(|(from, to, _, _)| (*from, *to))
+        .collect();
+    let ranks = pagerank(entries.len(), &rank_edges);
+    for (entry, rank) in entries.iter_mut().zip(ranks) {
+        entry.graph.pagerank = rank;
+    }
+}
+
+/// PageRank with dangling mass spread uniformly; sequential so the floats never depend on
+/// thread count; rounded to 12 decimals so platform rounding cannot leak into the hash.
+pub fn pagerank(n: usize, edges: &[(usize, usize)]) -> Vec<f64> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let nf = n as f64;
+    let mut out_degree = vec![0usize; n];
+    for (from, _) in edges {
+        out_degree[*from] += 1;
+    }
+    let mut rank = vec![1.0 / nf; n];
+    let mut next = vec![0.0; n];
+    for _ in 0..PAGERANK_ITERATIONS {
+        let dangling: f64 = (0..n)
+            .filter(|i| out_degree[*i] == 0)
+            .map(|i| rank[i])
+            .sum();
+        let base = (1.0 - PAGERANK_DAMPING) / nf + PAGERANK_DAMPING * dangling / nf;
+        next.iter_mut().for_each(|v| *v = base);
+        for (from, to) in edges {
+            next[*to] += PAGERANK_DAMPING * rank[*from] / out_degree[*from] as f64;
+        }
+        let change: f64 = rank.iter().zip(&next).map(|(a, b)| (a - b).abs()).sum();
+        std::mem::swap(&mut rank, &mut next);
+        if change < PAGERANK_TOLERANCE {
+            break;
+        }
+    }
+    rank.into_iter()
+        .map(|r| (r * 1e12).round() / 1e12)
+        .collect()
+}
+
+fn lexical_stats(entries: &[ProjectedEntry]) -> LexicalStats {
+    let mut totals: BTreeMap<String, f64> = Field::ALL
+        .iter()
+        .map(|f| (f.name().to_owned(), 0.0))
+        .collect();
+    for entry in entries {
+        for field in Field::ALL {
+            let text = entry
+                .fields
+                .get(field.name())
+                .map(String::as_str)
+                .unwrap_or("");
+            let mut count = 0usize;
+            lexicon::tokenize(text, &mut |_| count += 1);
+            *totals.entry(field.name().to_owned()).or_default() += count as f64;
+        }
+    }
+    let n = entries.len().max(1) as f64;
+    LexicalStats {
+        document_count: entries.len() as u64,
+        fields: Field::ALL.iter().map(|f| f.name().to_owned()).collect(),
+        average_field_lengths: totals
+            .into_iter()
+            .map(|(k, v)| (k, ((v / n) * 1e6).round() / 1e6))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pagerank_sums_to_one_and_favours_linked_pages() {
+        let ranks = pagerank(3, &[(0, 2), (1, 2)]);
+        let sum: f64 = ranks.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-9);
+        assert!(ranks[2] > ranks[0] && ranks[2] > ranks[1]);
+    }
+}

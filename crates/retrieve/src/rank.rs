@@ -1,0 +1,795 @@
+//! Ranking with named parts (DESIGN.md "Ranking"):
+//!
+//! `score = lexical × prior + exactId + exactPath + exactSymbol + graphProximity + canonicality
+//!  + audienceFit + acceptedAgentSignals`
+//!
+//! `lexical` is BM25F scaled so the best lexical hit of a query scores [`LEXICAL_SCALE`]. Every
+//! other part is bounded, so the parts that are not exact identity can never add up to
+//! [`EXACT_PATH`]: an entry the query names exactly always outranks one that matched only
+//! lexically, even with the maximum accepted signal (property-tested).
+
+use std::collections::{BTreeMap, HashMap};
+
+use doc_bridge_model::index::RetrievalSettings;
+use doc_bridge_model::projection::ProjectedEntry;
+use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field};
+use serde::Serialize;
+
+use crate::collection::{Collection, ExactKind, FIELDS, normalize_name};
+use crate::lexicon;
+
+/// The best lexical hit of a query scores this much.
+pub const LEXICAL_SCALE: f64 = 50.0;
+/// The whole query is an entry's id or alias.
+pub const EXACT_ID: f64 = 200.0;
+/// The whole query is an entry's path, file name or stem.
+pub const EXACT_PATH: f64 = 150.0;
+/// The whole query is a symbol the module declares.
+pub const EXACT_SYMBOL: f64 = 150.0;
+/// The whole query is a symbol the module only re-exports.
+pub const REEXPORTED_SYMBOL: f64 = 75.0;
+/// For queries of at most two terms, each term that names an entry earns this share of the boost.
+pub const PER_TERM_IDENTITY: f64 = 0.5;
+/// Weight of an accepted agent signal (0..=1): 15% of the exact-id boost.
+pub const SIGNAL_WEIGHT: f64 = 30.0;
+/// Prior for curated agent documents.
+pub const PRIOR_AGENT_DOC: f64 = 1.15;
+/// Prior for modules when the query is shaped like a symbol or a path.
+pub const PRIOR_MODULE_FOR_CODE: f64 = 1.3;
+/// Prior for documents when the query is shaped like a question.
+pub const PRIOR_DOCUMENT_FOR_QUESTION: f64 = 1.2;
+/// Graph proximity one hop from an anchor, as a share of [`LEXICAL_SCALE`] × the anchor's share.
+pub const PROXIMITY_ONE_HOP: f64 = 0.5;
+/// Graph proximity two hops from an anchor.
+pub const PROXIMITY_TWO_HOPS: f64 = 0.25;
+/// How many of the best lexical hits anchor graph proximity.
+pub const PROXIMITY_ANCHORS: usize = 10;
+/// Canonicality: this × ln(1 + pagerank × N), capped at [`CANONICALITY_CAP`].
+pub const CANONICALITY_WEIGHT: f64 = 0.5;
+/// Upper bound of canonicality.
+pub const CANONICALITY_CAP: f64 = 5.0;
+/// `--agent`: documentation for agents earns this share of its lexical × prior.
+pub const AUDIENCE_FIT: f64 = 0.15;
+/// A translation whose page also matched in the asked language scores at most this share of it.
+pub const TRANSLATION_CAP: f64 = 0.95;
+/// Default result floor: results under this share of the best score are dropped.
+pub const DEFAULT_FLOOR: f64 = 1.0 / 3.0;
+
+/// BM25F parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scoring {
+    /// Field weights, in `Field::ALL` order.
+    pub weights: [f64; FIELDS],
+    /// Term-frequency saturation.
+    pub k1: f64,
+    /// Length normalization.
+    pub b: f64,
+}
+
+impl Scoring {
+    /// The settings an index recorded.
+    pub fn from_settings(settings: &RetrievalSettings) -> Self {
+        let mut weights = [0.0; FIELDS];
+        for (i, field) in Field::ALL.iter().enumerate() {
+            weights[i] = settings
+                .weights
+                .get(field.name())
+                .copied()
+                .unwrap_or(field.default_weight());
+        }
+        Scoring {
+            weights,
+            k1: settings.params.get("k1").copied().unwrap_or(DEFAULT_K1),
+            b: settings.params.get("b").copied().unwrap_or(DEFAULT_B),
+        }
+    }
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        let mut weights = [0.0; FIELDS];
+        for (i, field) in Field::ALL.iter().enumerate() {
+            weights[i] = field.default_weight();
+        }
+        Scoring {
+            weights,
+            k1: DEFAULT_K1,
+            b: DEFAULT_B,
+        }
+    }
+}
+
+/// Search options.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// Maximum results.
+    pub limit: usize,
+    /// Only entries of this kind.
+    pub kind: Option<String>,
+    /// Attach an explanation to each result (never changes the ranking).
+    pub explain: bool,
+    /// Favour documentation written for agents.
+    pub agent: bool,
+    /// Drop results under this share of the best score (0 keeps everything).
+    pub floor: f64,
+    /// The asked language.
+    pub language: String,
+    /// BM25F parameters.
+    pub scoring: Scoring,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            limit: 10,
+            kind: None,
+            explain: false,
+            agent: false,
+            floor: DEFAULT_FLOOR,
+            language: "en".to_owned(),
+            scoring: Scoring::default(),
+        }
+    }
+}
+
+/// Every part of a score.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Parts {
+    /// Raw BM25F.
+    pub bm25: f64,
+    /// BM25F scaled to the query's best hit.
+    pub lexical: f64,
+    /// Multiplier on lexical.
+    pub prior: f64,
+    /// Exact id or alias.
+    pub exact_id: f64,
+    /// Exact path, file name or stem.
+    pub exact_path: f64,
+    /// Exact exported symbol.
+    pub exact_symbol: f64,
+    /// Nearness to the best lexical hits.
+    pub graph_proximity: f64,
+    /// Log-scaled PageRank.
+    pub canonicality: f64,
+    /// `--agent` preference.
+    pub audience_fit: f64,
+    /// Accepted enrichment signal.
+    pub accepted_agent_signals: f64,
+}
+
+impl Parts {
+    /// The total.
+    pub fn total(&self) -> f64 {
+        self.lexical * self.prior
+            + self.exact_id
+            + self.exact_path
+            + self.exact_symbol
+            + self.graph_proximity
+            + self.canonicality
+            + self.audience_fit
+            + self.accepted_agent_signals
+    }
+
+    /// The identity parts together.
+    pub fn identity(&self) -> f64 {
+        self.exact_id + self.exact_path + self.exact_symbol
+    }
+}
+
+/// How a result was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Confidence {
+    /// The query names it.
+    High,
+    /// It matched lexically.
+    Medium,
+    /// Only a relation surfaced it.
+    Low,
+}
+
+/// A ranked result.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// Index into the projection's entries.
+    pub entry: usize,
+    /// The score.
+    pub score: f64,
+    /// Its parts.
+    pub parts: Parts,
+    /// How it was found.
+    pub confidence: Confidence,
+    /// With `explain`.
+    pub explain: Option<Explain>,
+}
+
+/// Why a result scored what it did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explain {
+    /// Every part.
+    pub parts: Parts,
+    /// Matched query terms: per-field frequencies, idf and contribution to bm25.
+    pub terms: Vec<TermMatch>,
+    /// Fields with at least one matched term.
+    pub matched_fields: Vec<String>,
+    /// What the exact parts matched (`id`, `path`, `symbol`, `reexported-symbol`), per query term.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub identity: Vec<String>,
+    /// The anchor that gave graph proximity, and the hops.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proximity_anchor: Option<String>,
+    /// Other entries collapsed into this one (same path, or a route to it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub collapsed: Vec<String>,
+    /// Notes (translation capping, ...).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// One matched term.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TermMatch {
+    /// The token.
+    pub term: String,
+    /// How often the query has it.
+    pub query_frequency: u32,
+    /// Inverse document frequency.
+    pub idf: f64,
+    /// Term frequency per matched field.
+    pub fields: BTreeMap<String, u32>,
+    /// Contribution to bm25.
+    pub contribution: f64,
+}
+
+/// The query's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// Looks like a symbol or path (`createSession`, `src/a.ts`, `a::b`, `run()`).
+    pub code: bool,
+    /// Looks like a question.
+    pub question: bool,
+}
+
+/// Classifies a query.
+pub fn shape(query: &str) -> Shape {
+    let terms: Vec<&str> = query.split_whitespace().collect();
+    let code = terms.len() <= 2
+        && !terms.is_empty()
+        && terms.iter().any(|t| {
+            t.contains('/')
+                || t.contains("::")
+                || t.ends_with("()")
+                || t.contains('_')
+                || (t.contains('.') && !t.ends_with('.'))
+                || t.chars()
+                    .zip(t.chars().skip(1))
+                    .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+        });
+    let first = terms.first().map(|t| lexicon::fold(t)).unwrap_or_default();
+    let question = query.trim_end().ends_with('?')
+        || matches!(
+            first.as_str(),
+            "how"
+                | "what"
+                | "why"
+                | "where"
+                | "when"
+                | "which"
+                | "who"
+                | "can"
+                | "does"
+                | "do"
+                | "is"
+                | "should"
+                | "could"
+                | "are"
+        );
+    Shape { code, question }
+}
+
+fn idf(n: usize, df: usize) -> f64 {
+    let (n, df) = (n as f64, df as f64);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+fn term_weight(
+    collection: &Collection<'_>,
+    scoring: &Scoring,
+    entry: usize,
+    tf: &[u16; FIELDS],
+) -> f64 {
+    let lengths = &collection.lengths[entry];
+    let mut weighted = 0.0;
+    for f in 0..FIELDS {
+        if tf[f] == 0 {
+            continue;
+        }
+        let average = if collection.average[f] > 0.0 {
+            collection.average[f]
+        } else {
+            1.0
+        };
+        let norm = 1.0 - scoring.b + scoring.b * f64::from(lengths[f]) / average;
+        weighted += scoring.weights[f] * f64::from(tf[f]) / norm;
+    }
+    weighted
+}
+
+fn bm25_part(weighted: f64, k1: f64, idf: f64) -> f64 {
+    idf * weighted * (k1 + 1.0) / (k1 + weighted)
+}
+
+/// Query terms and their frequencies, in token order of first appearance made deterministic by
+/// sorting.
+pub fn query_terms(query: &str) -> BTreeMap<String, u32> {
+    let mut terms = BTreeMap::new();
+    lexicon::tokenize(query, &mut |t| *terms.entry(t.to_owned()).or_insert(0) += 1);
+    terms
+}
+
+fn exact_value(kind: ExactKind) -> (f64, &'static str) {
+    match kind {
+        ExactKind::Id => (EXACT_ID, "id"),
+        ExactKind::Path => (EXACT_PATH, "path"),
+        ExactKind::Symbol => (EXACT_SYMBOL, "symbol"),
+        ExactKind::ReexportedSymbol => (REEXPORTED_SYMBOL, "reexported-symbol"),
+    }
+}
+
+fn add_identity(parts: &mut Parts, kind: ExactKind, value: f64) {
+    let slot = match kind {
+        ExactKind::Id => &mut parts.exact_id,
+        ExactKind::Path => &mut parts.exact_path,
+        ExactKind::Symbol | ExactKind::ReexportedSymbol => &mut parts.exact_symbol,
+    };
+    *slot = slot.max(value);
+}
+
+struct Candidate {
+    parts: Parts,
+    identity: Vec<String>,
+    anchor: Option<String>,
+}
+
+/// A candidate with its final score, and what collapsing and capping did to it.
+struct Scored {
+    entry: usize,
+    score: f64,
+    candidate: Candidate,
+    collapsed: Vec<String>,
+    notes: Vec<String>,
+}
+
+/// Ranks the collection for `query`.
+pub fn search(collection: &Collection<'_>, query: &str, options: &SearchOptions) -> Vec<Hit> {
+    let entries = &collection.projection.entries;
+    let n = entries.len();
+    let scoring = &options.scoring;
+    let terms = query_terms(query);
+    let mut candidates: BTreeMap<usize, Candidate> = BTreeMap::new();
+    let new_candidate = || Candidate {
+        parts: Parts {
+            prior: 1.0,
+            ..Parts::default()
+        },
+        identity: Vec::new(),
+        anchor: None,
+    };
+
+    // Lexical: BM25F, every query term contributes.
+    for (term, qtf) in &terms {
+        let Some(postings) = collection.postings.get(term) else {
+            continue;
+        };
+        let idf = idf(n, postings.len());
+        for posting in postings {
+            let entry = posting.entry as usize;
+            let weighted = term_weight(collection, scoring, entry, &posting.tf);
+            let part = f64::from(*qtf) * bm25_part(weighted, scoring.k1, idf);
+            candidates
+                .entry(entry)
+                .or_insert_with(new_candidate)
+                .parts
+                .bm25 += part;
+        }
+    }
+
+    // Exact identity: the whole query, and each term of a query of at most two terms.
+    let whole = normalize_name(query);
+    if let Some(matches) = collection.exact.get(&whole) {
+        for (entry, kind) in matches {
+            let (value, label) = exact_value(*kind);
+            let candidate = candidates
+                .entry(*entry as usize)
+                .or_insert_with(new_candidate);
+            add_identity(&mut candidate.parts, *kind, value);
+            candidate
+                .identity
+                .push(format!("{label}: {}", query.trim()));
+        }
+    }
+    let raw_terms: Vec<&str> = query.split_whitespace().collect();
+    if raw_terms.len() == 2 {
+        for raw in &raw_terms {
+            let Some(matches) = collection.exact.get(&normalize_name(raw)) else {
+                continue;
+            };
+            for (entry, kind) in matches {
+                let (value, label) = exact_value(*kind);
+                let candidate = candidates
+                    .entry(*entry as usize)
+                    .or_insert_with(new_candidate);
+                let before = candidate.parts.identity();
+                add_identity(&mut candidate.parts, *kind, value * PER_TERM_IDENTITY);
+                if candidate.parts.identity() > before {
+                    candidate.identity.push(format!("{label} (term): {raw}"));
+                }
+            }
+        }
+    }
+
+    // Scale lexical and apply priors.
+    let best_bm25 = candidates
+        .values()
+        .map(|c| c.parts.bm25)
+        .fold(0.0, f64::max);
+    let shape = shape(query);
+    for (entry, candidate) in candidates.iter_mut() {
+        let e = &entries[*entry];
+        let parts = &mut candidate.parts;
+        if best_bm25 > 0.0 {
+            parts.lexical = LEXICAL_SCALE * parts.bm25 / best_bm25;
+        }
+        if e.agent_doc {
+            parts.prior *= PRIOR_AGENT_DOC;
+        }
+        if shape.code && e.kind == "module" {
+            parts.prior *= PRIOR_MODULE_FOR_CODE;
+        }
+        if shape.question && e.kind == "document" {
+            parts.prior *= PRIOR_DOCUMENT_FOR_QUESTION;
+        }
+    }
+
+    // Graph proximity around the best lexical hits.
+    let mut anchors: Vec<(usize, f64)> = candidates
+        .iter()
+        .filter(|(_, c)| c.parts.lexical > 0.0)
+        .map(|(e, c)| (*e, c.parts.lexical * c.parts.prior))
+        .collect();
+    anchors.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    anchors.truncate(PROXIMITY_ANCHORS);
+    let best_anchor = anchors.first().map(|a| a.1).unwrap_or(0.0);
+    let by_id: HashMap<&str, usize> = if anchors.is_empty() {
+        HashMap::new()
+    } else {
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.id.as_str(), i))
+            .collect()
+    };
+    let mut proximity: BTreeMap<usize, (f64, String)> = BTreeMap::new();
+    for (anchor, value) in &anchors {
+        let share = value / best_anchor;
+        for (hop, factor) in [(1usize, PROXIMITY_ONE_HOP), (2, PROXIMITY_TWO_HOPS)] {
+            let reached = neighbours(entries, &by_id, *anchor, hop);
+            for target in reached {
+                if target == *anchor {
+                    continue;
+                }
+                let gain = factor * LEXICAL_SCALE * share;
+                let slot = proximity.entry(target).or_insert((0.0, String::new()));
+                if gain > slot.0 {
+                    *slot = (
+                        gain,
+                        format!(
+                            "{} ({hop} hop{})",
+                            entries[*anchor].id,
+                            if hop == 1 { "" } else { "s" }
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for (entry, (gain, anchor)) in proximity {
+        let candidate = candidates.entry(entry).or_insert_with(new_candidate);
+        candidate.parts.graph_proximity = gain;
+        candidate.anchor = Some(anchor);
+    }
+
+    // Canonicality, audience fit and accepted signals join lexical hits only.
+    for (entry, candidate) in candidates.iter_mut() {
+        let e = &entries[*entry];
+        let parts = &mut candidate.parts;
+        if parts.lexical > 0.0 {
+            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.graph.pagerank * n as f64).ln())
+                .clamp(0.0, CANONICALITY_CAP);
+            if options.agent
+                && (e.agent_doc
+                    || e.audience.iter().any(|a| {
+                        a.eq_ignore_ascii_case("agent") || a.eq_ignore_ascii_case("agents")
+                    }))
+            {
+                parts.audience_fit = AUDIENCE_FIT * parts.lexical * parts.prior;
+            }
+            parts.accepted_agent_signals = SIGNAL_WEIGHT * e.signal.clamp(0.0, 1.0);
+        }
+    }
+
+    let mut scored: Vec<Scored> = candidates
+        .into_iter()
+        .filter(|(entry, _)| {
+            options
+                .kind
+                .as_deref()
+                .is_none_or(|k| kind_matches(&entries[*entry], k))
+        })
+        .map(|(entry, candidate)| Scored {
+            entry,
+            score: candidate.parts.total(),
+            candidate,
+            collapsed: Vec::new(),
+            notes: Vec::new(),
+        })
+        .filter(|s| s.score > 0.0)
+        .collect();
+
+    cap_translations(entries, &mut scored, &options.language);
+    let mut scored = collapse_by_path(entries, scored);
+
+    let best = scored.iter().map(|s| s.score).fold(0.0, f64::max);
+    scored.retain(|s| s.score >= best * options.floor);
+    scored.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(
+                b.candidate
+                    .parts
+                    .identity()
+                    .total_cmp(&a.candidate.parts.identity()),
+            )
+            .then(entries[a.entry].id.cmp(&entries[b.entry].id))
+    });
+    scored.truncate(options.limit);
+
+    scored
+        .into_iter()
+        .map(
+            |Scored {
+                 entry,
+                 score,
+                 candidate,
+                 collapsed,
+                 notes,
+             }| {
+                let confidence = if candidate.parts.identity() > 0.0 {
+                    Confidence::High
+                } else if candidate.parts.lexical > 0.0 {
+                    Confidence::Medium
+                } else {
+                    Confidence::Low
+                };
+                let explain = options.explain.then(|| {
+                    explain(
+                        collection, scoring, &terms, entry, &candidate, collapsed, notes,
+                    )
+                });
+                Hit {
+                    entry,
+                    score,
+                    parts: candidate.parts,
+                    confidence,
+                    explain,
+                }
+            },
+        )
+        .collect()
+}
+
+fn kind_matches(entry: &ProjectedEntry, kind: &str) -> bool {
+    entry.kind == kind
+        || (matches!(entry.kind.as_str(), "intent" | "ownership")
+            && entry
+                .target
+                .as_deref()
+                .is_some_and(|t| t.starts_with(&format!("{kind}:"))))
+}
+
+/// Entries exactly `hops` relation steps away (either direction, proximity kinds only).
+fn neighbours(
+    entries: &[ProjectedEntry],
+    by_id: &HashMap<&str, usize>,
+    start: usize,
+    hops: usize,
+) -> Vec<usize> {
+    let step = |from: usize| -> Vec<usize> {
+        let graph = &entries[from].graph;
+        graph
+            .inbound
+            .iter()
+            .chain(&graph.outbound)
+            .filter_map(|edge| by_id.get(edge.entity.as_str()).copied())
+            .collect()
+    };
+    let mut frontier = vec![start];
+    let mut seen = vec![start];
+    for _ in 0..hops {
+        let mut next = Vec::new();
+        for node in frontier {
+            for neighbour in step(node) {
+                if !seen.contains(&neighbour) {
+                    seen.push(neighbour);
+                    next.push(neighbour);
+                }
+            }
+        }
+        frontier = next;
+    }
+    frontier.sort_unstable();
+    frontier
+}
+
+/// Keys under which two documents are the same page in different languages.
+fn page_keys(entry: &ProjectedEntry) -> (String, Option<String>) {
+    let path = entry.path.as_str();
+    let Some(language) = entry.language.as_deref() else {
+        return (path.to_owned(), None);
+    };
+    let segments: Vec<&str> = path.split('/').collect();
+    match segments.iter().position(|s| {
+        s.eq_ignore_ascii_case(language) || s.replace('_', "-").eq_ignore_ascii_case(language)
+    }) {
+        Some(i) => {
+            let without: Vec<&str> = segments
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, s)| *s)
+                .collect();
+            (without.join("/"), Some(segments[i + 1..].join("/")))
+        }
+        None => (path.to_owned(), None),
+    }
+}
+
+fn cap_translations(entries: &[ProjectedEntry], scored: &mut [Scored], asked: &str) {
+    let in_asked = |e: &ProjectedEntry| {
+        e.language.as_deref().is_none_or(|l| {
+            l.eq_ignore_ascii_case(asked)
+                || l.split('-')
+                    .next()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(asked))
+        })
+    };
+    let asked_scores: Vec<((String, Option<String>), f64)> = scored
+        .iter()
+        .filter(|s| entries[s.entry].kind == "document" && in_asked(&entries[s.entry]))
+        .map(|s| (page_keys(&entries[s.entry]), s.score))
+        .collect();
+    for Scored {
+        entry,
+        score,
+        notes,
+        ..
+    } in scored.iter_mut()
+    {
+        let e = &entries[*entry];
+        if e.kind != "document" || in_asked(e) {
+            continue;
+        }
+        let (full, suffix) = page_keys(e);
+        let sibling = asked_scores
+            .iter()
+            .filter(|((f, s), _)| *f == full || (suffix.is_some() && *s == suffix))
+            .map(|(_, score)| *score)
+            .fold(f64::NEG_INFINITY, f64::max);
+        if sibling.is_finite() && *score > sibling * TRANSLATION_CAP {
+            *score = sibling * TRANSLATION_CAP;
+            notes.push(format!(
+                "translation ({}) capped below the page in `{asked}`",
+                e.language.as_deref().unwrap_or("")
+            ));
+        }
+    }
+}
+
+/// One result per path. A route (intent, ownership) gives its score to the entity at its path.
+fn collapse_by_path(entries: &[ProjectedEntry], scored: Vec<Scored>) -> Vec<Scored> {
+    let mut groups: BTreeMap<&str, Vec<Scored>> = BTreeMap::new();
+    for item in scored {
+        groups
+            .entry(entries[item.entry].path.as_str())
+            .or_default()
+            .push(item);
+    }
+    groups
+        .into_values()
+        .map(|mut group| {
+            let best_score = group
+                .iter()
+                .map(|g| g.score)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let is_route = |i: usize| matches!(entries[i].kind.as_str(), "intent" | "ownership");
+            group.sort_by(|a, b| {
+                is_route(a.entry)
+                    .cmp(&is_route(b.entry))
+                    .then(b.score.total_cmp(&a.score))
+                    .then(entries[a.entry].id.cmp(&entries[b.entry].id))
+            });
+            let mut keep = group.remove(0);
+            for other in &group {
+                keep.collapsed.push(entries[other.entry].id.clone());
+            }
+            if best_score > keep.score {
+                keep.notes.push(format!(
+                    "score from {}",
+                    group
+                        .iter()
+                        .find(|g| g.score == best_score)
+                        .map(|g| entries[g.entry].id.as_str())
+                        .unwrap_or("a route")
+                ));
+                keep.score = best_score;
+            }
+            keep
+        })
+        .collect()
+}
+
+fn explain(
+    collection: &Collection<'_>,
+    scoring: &Scoring,
+    terms: &BTreeMap<String, u32>,
+    entry: usize,
+    candidate: &Candidate,
+    collapsed: Vec<String>,
+    notes: Vec<String>,
+) -> Explain {
+    let n = collection.len();
+    let mut matched = Vec::new();
+    let mut fields_seen = [false; FIELDS];
+    for (term, qtf) in terms {
+        let Some(postings) = collection.postings.get(term) else {
+            continue;
+        };
+        let Ok(position) = postings.binary_search_by(|p| (p.entry as usize).cmp(&entry)) else {
+            continue;
+        };
+        let posting = &postings[position];
+        let idf = idf(n, postings.len());
+        let weighted = term_weight(collection, scoring, entry, &posting.tf);
+        let mut fields = BTreeMap::new();
+        for (f, field) in Field::ALL.iter().enumerate() {
+            if posting.tf[f] > 0 {
+                fields.insert(field.name().to_owned(), u32::from(posting.tf[f]));
+                fields_seen[f] = true;
+            }
+        }
+        matched.push(TermMatch {
+            term: term.clone(),
+            query_frequency: *qtf,
+            idf,
+            fields,
+            contribution: f64::from(*qtf) * bm25_part(weighted, scoring.k1, idf),
+        });
+    }
+    Explain {
+        parts: candidate.parts.clone(),
+        terms: matched,
+        matched_fields: Field::ALL
+            .iter()
+            .zip(fields_seen)
+            .filter(|(_, seen)| *seen)
+            .map(|(f, _)| f.name().to_owned())
+            .collect(),
+        identity: candidate.identity.clone(),
+        proximity_anchor: candidate.anchor.clone(),
+        collapsed,
+        notes,
+    }
+}

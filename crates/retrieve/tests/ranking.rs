@@ -1,0 +1,380 @@
+//! Ranking behaviour: every score part, the floor, explain, and the exact-identity bound.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use doc_bridge_model::projection::{
+    Edge, EntryGraph, GraphParams, LexicalStats, ProjectedEntry, ProjectedSymbol, RetrievalIndexV1,
+};
+use doc_bridge_model::{ContentHash, EntityId, RelPath};
+use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_retrieve::rank::{Confidence, SIGNAL_WEIGHT, SearchOptions, search};
+use proptest::prelude::*;
+
+fn entry(id: &str, title: &str, body: &str) -> ProjectedEntry {
+    let (kind, path) = id.split_once(':').unwrap();
+    let mut fields = BTreeMap::new();
+    for name in [
+        "title", "headings", "symbols", "path", "aliases", "summary", "body",
+    ] {
+        fields.insert(name.to_owned(), String::new());
+    }
+    fields.insert("title".into(), title.into());
+    fields.insert("path".into(), path.into());
+    fields.insert("body".into(), body.into());
+    ProjectedEntry {
+        id: id.into(),
+        kind: kind.into(),
+        path: RelPath::new(path).unwrap(),
+        title: title.into(),
+        aliases: Vec::new(),
+        symbols: Vec::new(),
+        tags: Vec::new(),
+        fields,
+        graph: EntryGraph {
+            pagerank: 0.1,
+            ..EntryGraph::default()
+        },
+        content_hash: ContentHash::of_bytes(id.as_bytes()),
+        provenance: "observed".into(),
+        confidence: "observed".into(),
+        language: None,
+        audience: Vec::new(),
+        agent_doc: false,
+        target: None,
+        signal: 0.0,
+    }
+}
+
+fn projection(mut entries: Vec<ProjectedEntry>) -> RetrievalIndexV1 {
+    entries.sort_by(|a, b| a.id.cmp(&b.id));
+    RetrievalIndexV1 {
+        schema_version: 1,
+        content_hash: ContentHash::of_bytes(b""),
+        snapshot_hash: ContentHash::of_bytes(b""),
+        overlay_hash: ContentHash::of_bytes(b""),
+        configuration_hash: ContentHash::of_bytes(b""),
+        lexicon_version: 1,
+        graph: GraphParams {
+            version: 1,
+            damping: 0.85,
+            iterations: 100,
+            tolerance: 1e-10,
+            edges: vec![],
+        },
+        lexical: LexicalStats {
+            document_count: 0,
+            fields: vec![],
+            average_field_lengths: BTreeMap::new(),
+        },
+        entries,
+    }
+}
+
+fn ids(projection: &RetrievalIndexV1, query: &str, options: &SearchOptions) -> Vec<String> {
+    let collection = Collection::build(projection);
+    search(&collection, query, options)
+        .iter()
+        .map(|h| projection.entries[h.entry].id.clone())
+        .collect()
+}
+
+fn with_symbol(mut e: ProjectedEntry, name: &str, declared: bool) -> ProjectedEntry {
+    e.symbols.push(ProjectedSymbol {
+        name: name.into(),
+        declared,
+    });
+    e.fields.insert("symbols".into(), name.into());
+    e
+}
+
+fn link(mut from: ProjectedEntry, to: &mut ProjectedEntry) -> ProjectedEntry {
+    from.graph.outbound.push(Edge {
+        kind: "links-to".into(),
+        entity: EntityId::from_raw(to.id.clone()),
+        confidence: "observed".into(),
+    });
+    to.graph.inbound.push(Edge {
+        kind: "links-to".into(),
+        entity: EntityId::from_raw(from.id.clone()),
+        confidence: "observed".into(),
+    });
+    from
+}
+
+#[test]
+fn exact_id_beats_any_lexical_match() {
+    let mut package = entry("package:auth", "auth", "");
+    package.aliases.push("auth".into());
+    let noisy = entry(
+        "document:docs/notes.md",
+        "Auth auth auth",
+        "auth auth auth auth auth auth",
+    );
+    let p = projection(vec![package, noisy]);
+    let options = SearchOptions {
+        floor: 0.0,
+        ..SearchOptions::default()
+    };
+    assert_eq!(ids(&p, "auth", &options)[0], "package:auth");
+}
+
+#[test]
+fn declared_symbol_outranks_its_reexport() {
+    let declared = with_symbol(
+        entry("module:src/session.ts", "session.ts", ""),
+        "createSession",
+        true,
+    );
+    let reexport = with_symbol(
+        entry("module:src/index.ts", "index.ts", ""),
+        "createSession",
+        false,
+    );
+    let p = projection(vec![declared, reexport]);
+    let collection = Collection::build(&p);
+    let hits = search(
+        &collection,
+        "createSession",
+        &SearchOptions {
+            floor: 0.0,
+            ..SearchOptions::default()
+        },
+    );
+    assert_eq!(p.entries[hits[0].entry].id, "module:src/session.ts");
+    assert!(hits[0].parts.exact_symbol > hits[1].parts.exact_symbol);
+}
+
+#[test]
+fn proximity_only_results_carry_the_weaker_confidence() {
+    let mut module = entry("module:src/keystore.ts", "keystore.ts", "");
+    let doc = link(
+        entry(
+            "document:docs/crypto.md",
+            "Signing keys",
+            "rotation of the signing keys",
+        ),
+        &mut module,
+    );
+    let p = projection(vec![doc, module]);
+    let collection = Collection::build(&p);
+    let hits = search(&collection, "signing rotation", &SearchOptions::default());
+    let related = hits
+        .iter()
+        .find(|h| p.entries[h.entry].id == "module:src/keystore.ts")
+        .expect("surfaced by the link");
+    assert_eq!(related.confidence, Confidence::Low);
+    assert_eq!(related.parts.lexical, 0.0);
+    assert_eq!(related.parts.canonicality, 0.0);
+    assert!(related.parts.graph_proximity > 0.0);
+    assert_eq!(hits[0].confidence, Confidence::Medium);
+}
+
+#[test]
+fn results_under_a_third_of_the_best_are_dropped_unless_the_floor_is_zero() {
+    let strong = entry(
+        "document:a.md",
+        "rotation rotation",
+        "key rotation procedure rotation",
+    );
+    let weak = entry(
+        "document:b.md",
+        "unrelated",
+        &format!("{} rotation", "filler ".repeat(2000)),
+    );
+    let mut entries = vec![strong, weak];
+    entries.extend((0..4).map(|i| entry(&format!("document:other{i}.md"), "other", "short text")));
+    let p = projection(entries);
+    assert_eq!(
+        ids(&p, "rotation", &SearchOptions::default()),
+        ["document:a.md"]
+    );
+    assert_eq!(
+        ids(
+            &p,
+            "rotation",
+            &SearchOptions {
+                floor: 0.0,
+                ..SearchOptions::default()
+            }
+        )
+        .len(),
+        2
+    );
+}
+
+#[test]
+fn explain_never_changes_the_order() {
+    let entries: Vec<ProjectedEntry> = (0..20)
+        .map(|i| {
+            entry(
+                &format!("document:d{i}.md"),
+                &format!("doc {i}"),
+                &"alpha beta gamma ".repeat(i % 5 + 1),
+            )
+        })
+        .collect();
+    let p = projection(entries);
+    let plain = SearchOptions {
+        floor: 0.0,
+        limit: 50,
+        ..SearchOptions::default()
+    };
+    let explained = SearchOptions {
+        explain: true,
+        ..plain.clone()
+    };
+    assert_eq!(
+        ids(&p, "alpha gamma", &plain),
+        ids(&p, "alpha gamma", &explained)
+    );
+}
+
+#[test]
+fn two_term_queries_name_things_but_sentences_do_not() {
+    let session = entry("module:src/session.ts", "session.ts", "");
+    let tokens = entry("module:src/tokens.ts", "tokens.ts", "");
+    let p = projection(vec![session, tokens]);
+    let collection = Collection::build(&p);
+    let two = search(
+        &collection,
+        "session tokens",
+        &SearchOptions {
+            floor: 0.0,
+            ..SearchOptions::default()
+        },
+    );
+    assert!(two.iter().all(|h| h.parts.exact_path > 0.0));
+    let sentence = search(
+        &collection,
+        "how are session tokens refreshed",
+        &SearchOptions {
+            floor: 0.0,
+            ..SearchOptions::default()
+        },
+    );
+    assert!(sentence.iter().all(|h| h.parts.identity() == 0.0));
+}
+
+#[test]
+fn translation_never_outranks_the_page_in_the_asked_language() {
+    let mut en = entry(
+        "document:docs/en/guide/config.md",
+        "Configuration",
+        "configuration options",
+    );
+    en.language = Some("en".into());
+    let mut ja = entry(
+        "document:docs/ja/guide/config.md",
+        "Configuration configuration",
+        "configuration configuration configuration options",
+    );
+    ja.language = Some("ja".into());
+    let p = projection(vec![en, ja]);
+    let order = ids(
+        &p,
+        "configuration",
+        &SearchOptions {
+            floor: 0.0,
+            ..SearchOptions::default()
+        },
+    );
+    assert_eq!(
+        order,
+        [
+            "document:docs/en/guide/config.md",
+            "document:docs/ja/guide/config.md"
+        ]
+    );
+    let japanese = ids(
+        &p,
+        "configuration",
+        &SearchOptions {
+            floor: 0.0,
+            language: "ja".into(),
+            ..SearchOptions::default()
+        },
+    );
+    assert_eq!(japanese[0], "document:docs/ja/guide/config.md");
+}
+
+#[test]
+fn long_pasted_reports_use_every_term() {
+    let target = entry(
+        "document:docs/timeouts.md",
+        "Timeouts",
+        "the upstream gateway timeout is configured per route",
+    );
+    let other = entry(
+        "document:docs/intro.md",
+        "Introduction",
+        "welcome to the gateway documentation",
+    );
+    let p = projection(vec![target, other]);
+    let report = format!(
+        "{} we see a gateway error every night. {} the upstream timeout hits after 30 seconds on one route.",
+        "Hello team, ".repeat(50),
+        "Stack trace follows. ".repeat(50)
+    );
+    assert_eq!(
+        ids(&p, &report, &SearchOptions::default())[0],
+        "document:docs/timeouts.md"
+    );
+}
+
+#[test]
+fn accepted_signal_is_bounded_by_its_weight() {
+    let mut a = entry("document:a.md", "alpha", "alpha");
+    a.signal = 7.0; // out of range values are clamped
+    let p = projection(vec![a]);
+    let collection = Collection::build(&p);
+    let hit = &search(&collection, "alpha", &SearchOptions::default())[0];
+    assert_eq!(hit.parts.accepted_agent_signals, SIGNAL_WEIGHT);
+}
+
+fn arb_word() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "alpha", "beta", "gamma", "delta", "session", "token", "config", "router", "cache", "store",
+    ])
+    .prop_map(str::to_owned)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+    /// An entry the query names exactly (id, path or declared symbol) is never outranked by an
+    /// entry that matched only lexically, even with the maximum accepted signal.
+    #[test]
+    fn exactly_named_entry_is_never_outranked_by_lexical_plus_signal(
+        bodies in prop::collection::vec(prop::collection::vec(arb_word(), 1..40), 2..12),
+        named in 0usize..12,
+        how in 0u8..3,
+        agent in any::<bool>(),
+    ) {
+        let named = named % bodies.len();
+        let mut entries: Vec<ProjectedEntry> = bodies.iter().enumerate().map(|(i, words)| {
+            let mut e = entry(&format!("module:src/m{i}.ts"), &words[0], &words.join(" "));
+            e.signal = 1.0;
+            e.agent_doc = i % 2 == 0;
+            e
+        }).collect();
+        let query = match how {
+            0 => entries[named].id.clone(),
+            1 => entries[named].path.to_string(),
+            _ => {
+                entries[named] = with_symbol(entries[named].clone(), "uniqueNamedSymbol", true);
+                "uniqueNamedSymbol".to_owned()
+            }
+        };
+        entries[named].signal = 0.0;
+        let named_id = entries[named].id.clone();
+        let p = projection(entries);
+        let collection = Collection::build(&p);
+        let hits = search(&collection, &query, &SearchOptions { floor: 0.0, limit: 100, agent, ..SearchOptions::default() });
+        let named_score = hits.iter().find(|h| p.entries[h.entry].id == named_id).map(|h| h.score).unwrap();
+        for hit in &hits {
+            if hit.parts.identity() == 0.0 {
+                prop_assert!(hit.score < named_score, "{} {} >= {}", p.entries[hit.entry].id, hit.score, named_score);
+            }
+        }
+    }
+}
