@@ -4,12 +4,16 @@
 use std::collections::BTreeMap;
 
 use doc_bridge_discover::areas::AreaRules;
-use doc_bridge_discover::observe::{ObservedFile, hash_all, observe_all};
+use doc_bridge_discover::observe::{ObservedFile, observe_all};
+use doc_bridge_discover::stamps::{Stamps, hash_all_stamped, now_ns};
+use doc_bridge_discover::walk::WalkedFile;
 use doc_bridge_discover::{BuildOptions, WalkOptions, analyzer_versions, build_snapshot, walk};
 use doc_bridge_model::artifact::{ArtifactError, read_json, to_artifact_bytes, write_atomic};
 use doc_bridge_model::index::{DocBridgeIndexV1, Inputs};
 use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot};
 use doc_bridge_model::{ContentHash, RelPath, SEMANTIC_HASH_ALGO};
+use doc_bridge_retrieve::cache::{FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
+use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::{IndexOptions, build_index, configuration_hash, fingerprint, index_hash};
 
 use crate::clock::now_rfc3339;
@@ -31,7 +35,7 @@ fn walk_options(repo: &Repo) -> WalkOptions {
 
 /// Walks and observes the repository, and builds the snapshot (keeping the previous
 /// `generatedAt` when the content did not change).
-pub fn scan(repo: &Repo, progress: &Progress) -> Result<Snapshot, UserError> {
+pub fn scan(repo: &Repo, progress: &Progress) -> Result<(Snapshot, Vec<WalkedFile>), UserError> {
     let walked =
         walk(&repo.root, &walk_options(repo)).map_err(|e| UserError::error(e.to_string()))?;
     let bar = progress.bar(walked.files.len() as u64, "analysing");
@@ -62,7 +66,7 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<Snapshot, UserError> {
     {
         snapshot.generated_at = previous.generated_at;
     }
-    Ok(snapshot)
+    Ok((snapshot, walked.files))
 }
 
 /// The project name: configured, else the root package's name, else the directory name.
@@ -95,16 +99,136 @@ pub fn snapshot_inputs(repo: &Repo, snapshot: &Snapshot) -> Inputs {
     )
 }
 
-/// The inputs fingerprint of the repository as it is now, by hashing only.
+/// The inputs fingerprint of the repository as it is now, by hashing only: files whose size and
+/// modification time match the stamp cache are not read again.
 pub fn current_inputs(repo: &Repo) -> Result<Inputs, UserError> {
     let walked =
         walk(&repo.root, &walk_options(repo)).map_err(|e| UserError::error(e.to_string()))?;
-    let files: BTreeMap<RelPath, ContentHash> = hash_all(&walked.files).into_iter().collect();
+    let stamps_path = repo.artifact(STAMPS_FILE);
+    let stamps = std::fs::read(&stamps_path)
+        .map(|b| Stamps::from_bytes(&b))
+        .unwrap_or_default();
+    let now = now_ns();
+    let (hashes, read) = hash_all_stamped(&walked.files, &stamps, now);
+    if read > 0 {
+        // Best effort: the stamp cache is a speed-up; failing to write it changes no answer.
+        let _ = write_atomic(
+            &stamps_path,
+            &Stamps::record(&walked.files, &hashes, now).to_bytes(),
+        );
+    }
+    let files: BTreeMap<RelPath, ContentHash> = hashes.into_iter().collect();
     Ok(fingerprint(
         files,
         configuration_hash(&repo.config),
         analyzer_versions(),
     ))
+}
+
+/// The stamp cache, under `.doc-bridge/`.
+pub const STAMPS_FILE: &str = "cache/stamps.bin";
+/// The search cache, under `.doc-bridge/`.
+pub const SEARCH_CACHE_FILE: &str = "cache/search.bin";
+
+/// The stamp of a file on disk.
+pub fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
+    let metadata = std::fs::metadata(path).ok()?;
+    let modified_ns = metadata
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos() as i128;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&metadata);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some(FileStamp {
+        bytes: metadata.len(),
+        modified_ns,
+        inode,
+    })
+}
+
+/// Writes the derived caches after an index run: file stamps and the search cache. Failures are
+/// ignored: caches only make later commands faster.
+pub fn write_caches(
+    repo: &Repo,
+    walked: &[WalkedFile],
+    snapshot: &Snapshot,
+    index: &DocBridgeIndexV1,
+) {
+    let hashes: Vec<(RelPath, ContentHash)> = snapshot
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.content_hash.clone()))
+        .collect();
+    let _ = write_atomic(
+        &repo.artifact(STAMPS_FILE),
+        &Stamps::record(walked, &hashes, now_ns()).to_bytes(),
+    );
+    write_search_cache(repo, index, Collection::build(&index.projection));
+}
+
+fn write_search_cache(
+    repo: &Repo,
+    index: &DocBridgeIndexV1,
+    collection: Collection,
+) -> Option<Collection> {
+    let stamp = file_stamp(&repo.artifact(INDEX_FILE))?;
+    let cache = SearchCache {
+        format: SEARCH_CACHE_FORMAT,
+        lexicon_version: doc_bridge_model::retrieval::LEXICON_VERSION,
+        index_stamp: stamp,
+        index_hash: index.content_hash.clone(),
+        inputs_hash: index.inputs.hash.clone(),
+        retrieval: index.retrieval.clone(),
+        collection,
+    };
+    let _ = write_atomic(&repo.artifact(SEARCH_CACHE_FILE), &cache.to_bytes());
+    Some(cache.collection)
+}
+
+/// What search needs: the collection and ranking settings of a verified, fresh (or explicitly
+/// allowed stale) index.
+pub struct Searchable {
+    /// The collection.
+    pub collection: Collection,
+    /// Ranking settings.
+    pub retrieval: doc_bridge_model::index::RetrievalSettings,
+    /// Set when answering from a stale index.
+    pub stale: Option<doc_bridge_retrieve::Freshness>,
+}
+
+/// Loads what search needs. Fast path: the search cache, when `index.json` has not changed since
+/// the cache verified it, and an inputs fingerprint equal to the index's. Otherwise the index is
+/// read and verified ([`load_for_query`]) and the cache rebuilt.
+pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, UserError> {
+    if let Some(stamp) = file_stamp(&repo.artifact(INDEX_FILE))
+        && let Ok(bytes) = std::fs::read(repo.artifact(SEARCH_CACHE_FILE))
+        && let Some(cache) = SearchCache::from_bytes(&bytes, &stamp)
+    {
+        let current = current_inputs(repo)?;
+        if current.hash == cache.inputs_hash {
+            return Ok(Searchable {
+                collection: cache.collection,
+                retrieval: cache.retrieval,
+                stale: None,
+            });
+        }
+    }
+    let loaded = load_for_query(repo, allow_stale)?;
+    let collection = Collection::build(&loaded.index.projection);
+    let collection = if loaded.stale.is_none() {
+        write_search_cache(repo, &loaded.index, collection.clone()).unwrap_or(collection)
+    } else {
+        collection
+    };
+    Ok(Searchable {
+        collection,
+        retrieval: loaded.index.retrieval,
+        stale: loaded.stale,
+    })
 }
 
 /// Builds the index from a snapshot, keeping the previous `generatedAt` when the hash is equal.

@@ -12,6 +12,7 @@ pub mod imports;
 pub mod manifest;
 pub mod observe;
 pub mod packages;
+pub mod stamps;
 pub mod walk;
 
 pub use build::{BuildOptions, analyzer_versions, build_snapshot};

@@ -312,13 +312,15 @@ fn unreadable(file: &WalkedFile, error: &std::io::Error) -> ObservedFile {
 pub fn hash_all(files: &[WalkedFile]) -> Vec<(RelPath, ContentHash)> {
     files
         .par_iter()
-        .map(|file| {
-            let hash = hash_streaming(&file.full_path)
-                .map(|(hash, _)| hash)
-                .unwrap_or_else(|_| ContentHash::of_bytes(b""));
-            (file.path.clone(), hash)
-        })
+        .map(|file| (file.path.clone(), hash_file(file)))
         .collect()
+}
+
+/// One file's hash as [`observe`] records it (empty-input hash when unreadable).
+pub fn hash_file(file: &WalkedFile) -> ContentHash {
+    hash_streaming(&file.full_path)
+        .map(|(hash, _)| hash)
+        .unwrap_or_else(|_| ContentHash::of_bytes(b""))
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ pub struct WalkedFile {
     pub full_path: PathBuf,
     /// Size in bytes when walked.
     pub bytes: u64,
+    /// Modification time when walked (nanoseconds since the epoch), when the platform has one.
+    pub modified_ns: Option<i128>,
 }
 
 /// The walk's result: files sorted by path, and problems met on the way.
@@ -176,11 +178,17 @@ fn visit(root: &Path, result: Result<DirEntry, ignore::Error>) -> Visit {
     if !file_type.is_file() {
         return Visit::Nothing;
     }
-    let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
+    let metadata = entry.metadata().ok();
+    let bytes = metadata.as_ref().map(|m| m.len()).unwrap_or(0);
+    let modified_ns = metadata
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos() as i128);
     Visit::File(WalkedFile {
         path,
         full_path: entry.into_path(),
         bytes,
+        modified_ns,
     })
 }
 

@@ -5,6 +5,7 @@
 //! Architecture invariant: retrieval is a pure function of the snapshot, the configuration and
 //! (later) the accepted overlay; it never touches an agent.
 
+pub mod cache;
 pub mod collection;
 pub mod freshness;
 pub mod graph;

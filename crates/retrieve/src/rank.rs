@@ -8,14 +8,13 @@
 //! [`EXACT_PATH`]: an entry the query names exactly always outranks one that matched only
 //! lexically, even with the maximum accepted signal (property-tested).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use doc_bridge_model::index::RetrievalSettings;
-use doc_bridge_model::projection::ProjectedEntry;
 use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field};
 use serde::Serialize;
 
-use crate::collection::{Collection, ExactKind, FIELDS, normalize_name};
+use crate::collection::{Collection, EntryMeta, ExactKind, FIELD_COUNT, normalize_name};
 use crate::lexicon;
 
 /// The best lexical hit of a query scores this much.
@@ -59,7 +58,7 @@ pub const DEFAULT_FLOOR: f64 = 1.0 / 3.0;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scoring {
     /// Field weights, in `Field::ALL` order.
-    pub weights: [f64; FIELDS],
+    pub weights: [f64; FIELD_COUNT],
     /// Term-frequency saturation.
     pub k1: f64,
     /// Length normalization.
@@ -69,7 +68,7 @@ pub struct Scoring {
 impl Scoring {
     /// The settings an index recorded.
     pub fn from_settings(settings: &RetrievalSettings) -> Self {
-        let mut weights = [0.0; FIELDS];
+        let mut weights = [0.0; FIELD_COUNT];
         for (i, field) in Field::ALL.iter().enumerate() {
             weights[i] = settings
                 .weights
@@ -87,7 +86,7 @@ impl Scoring {
 
 impl Default for Scoring {
     fn default() -> Self {
-        let mut weights = [0.0; FIELDS];
+        let mut weights = [0.0; FIELD_COUNT];
         for (i, field) in Field::ALL.iter().enumerate() {
             weights[i] = field.default_weight();
         }
@@ -296,14 +295,14 @@ fn idf(n: usize, df: usize) -> f64 {
 }
 
 fn term_weight(
-    collection: &Collection<'_>,
+    collection: &Collection,
     scoring: &Scoring,
     entry: usize,
-    tf: &[u16; FIELDS],
+    tf: &[u16; FIELD_COUNT],
 ) -> f64 {
     let lengths = &collection.lengths[entry];
     let mut weighted = 0.0;
-    for f in 0..FIELDS {
+    for f in 0..FIELD_COUNT {
         if tf[f] == 0 {
             continue;
         }
@@ -364,8 +363,8 @@ struct Scored {
 }
 
 /// Ranks the collection for `query`.
-pub fn search(collection: &Collection<'_>, query: &str, options: &SearchOptions) -> Vec<Hit> {
-    let entries = &collection.projection.entries;
+pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> Vec<Hit> {
+    let entries = &collection.entries;
     let n = entries.len();
     let scoring = &options.scoring;
     let terms = query_terms(query);
@@ -463,20 +462,11 @@ pub fn search(collection: &Collection<'_>, query: &str, options: &SearchOptions)
     anchors.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     anchors.truncate(PROXIMITY_ANCHORS);
     let best_anchor = anchors.first().map(|a| a.1).unwrap_or(0.0);
-    let by_id: HashMap<&str, usize> = if anchors.is_empty() {
-        HashMap::new()
-    } else {
-        entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.id.as_str(), i))
-            .collect()
-    };
     let mut proximity: BTreeMap<usize, (f64, String)> = BTreeMap::new();
     for (anchor, value) in &anchors {
         let share = value / best_anchor;
         for (hop, factor) in [(1usize, PROXIMITY_ONE_HOP), (2, PROXIMITY_TWO_HOPS)] {
-            let reached = neighbours(entries, &by_id, *anchor, hop);
+            let reached = neighbours(entries, *anchor, hop);
             for target in reached {
                 if target == *anchor {
                     continue;
@@ -507,14 +497,9 @@ pub fn search(collection: &Collection<'_>, query: &str, options: &SearchOptions)
         let e = &entries[*entry];
         let parts = &mut candidate.parts;
         if parts.lexical > 0.0 {
-            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.graph.pagerank * n as f64).ln())
+            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.pagerank * n as f64).ln())
                 .clamp(0.0, CANONICALITY_CAP);
-            if options.agent
-                && (e.agent_doc
-                    || e.audience.iter().any(|a| {
-                        a.eq_ignore_ascii_case("agent") || a.eq_ignore_ascii_case("agents")
-                    }))
-            {
+            if options.agent && (e.agent_doc || e.for_agents) {
                 parts.audience_fit = AUDIENCE_FIT * parts.lexical * parts.prior;
             }
             parts.accepted_agent_signals = SIGNAL_WEIGHT * e.signal.clamp(0.0, 1.0);
@@ -591,7 +576,7 @@ pub fn search(collection: &Collection<'_>, query: &str, options: &SearchOptions)
         .collect()
 }
 
-fn kind_matches(entry: &ProjectedEntry, kind: &str) -> bool {
+fn kind_matches(entry: &EntryMeta, kind: &str) -> bool {
     entry.kind == kind
         || (matches!(entry.kind.as_str(), "intent" | "ownership")
             && entry
@@ -601,29 +586,15 @@ fn kind_matches(entry: &ProjectedEntry, kind: &str) -> bool {
 }
 
 /// Entries exactly `hops` relation steps away (either direction, proximity kinds only).
-fn neighbours(
-    entries: &[ProjectedEntry],
-    by_id: &HashMap<&str, usize>,
-    start: usize,
-    hops: usize,
-) -> Vec<usize> {
-    let step = |from: usize| -> Vec<usize> {
-        let graph = &entries[from].graph;
-        graph
-            .inbound
-            .iter()
-            .chain(&graph.outbound)
-            .filter_map(|edge| by_id.get(edge.entity.as_str()).copied())
-            .collect()
-    };
+fn neighbours(entries: &[EntryMeta], start: usize, hops: usize) -> Vec<usize> {
+    let step = |from: usize| entries[from].neighbours.iter().map(|n| *n as usize);
     let mut frontier = vec![start];
-    let mut seen = vec![start];
+    let mut seen = std::collections::BTreeSet::from([start]);
     for _ in 0..hops {
         let mut next = Vec::new();
         for node in frontier {
             for neighbour in step(node) {
-                if !seen.contains(&neighbour) {
-                    seen.push(neighbour);
+                if seen.insert(neighbour) {
                     next.push(neighbour);
                 }
             }
@@ -635,7 +606,7 @@ fn neighbours(
 }
 
 /// Keys under which two documents are the same page in different languages.
-fn page_keys(entry: &ProjectedEntry) -> (String, Option<String>) {
+fn page_keys(entry: &EntryMeta) -> (String, Option<String>) {
     let path = entry.path.as_str();
     let Some(language) = entry.language.as_deref() else {
         return (path.to_owned(), None);
@@ -657,8 +628,8 @@ fn page_keys(entry: &ProjectedEntry) -> (String, Option<String>) {
     }
 }
 
-fn cap_translations(entries: &[ProjectedEntry], scored: &mut [Scored], asked: &str) {
-    let in_asked = |e: &ProjectedEntry| {
+fn cap_translations(entries: &[EntryMeta], scored: &mut [Scored], asked: &str) {
+    let in_asked = |e: &EntryMeta| {
         e.language.as_deref().is_none_or(|l| {
             l.eq_ignore_ascii_case(asked)
                 || l.split('-')
@@ -699,7 +670,7 @@ fn cap_translations(entries: &[ProjectedEntry], scored: &mut [Scored], asked: &s
 }
 
 /// One result per path. A route (intent, ownership) gives its score to the entity at its path.
-fn collapse_by_path(entries: &[ProjectedEntry], scored: Vec<Scored>) -> Vec<Scored> {
+fn collapse_by_path(entries: &[EntryMeta], scored: Vec<Scored>) -> Vec<Scored> {
     let mut groups: BTreeMap<&str, Vec<Scored>> = BTreeMap::new();
     for item in scored {
         groups
@@ -742,7 +713,7 @@ fn collapse_by_path(entries: &[ProjectedEntry], scored: Vec<Scored>) -> Vec<Scor
 }
 
 fn explain(
-    collection: &Collection<'_>,
+    collection: &Collection,
     scoring: &Scoring,
     terms: &BTreeMap<String, u32>,
     entry: usize,
@@ -752,7 +723,7 @@ fn explain(
 ) -> Explain {
     let n = collection.len();
     let mut matched = Vec::new();
-    let mut fields_seen = [false; FIELDS];
+    let mut fields_seen = [false; FIELD_COUNT];
     for (term, qtf) in terms {
         let Some(postings) = collection.postings.get(term) else {
             continue;

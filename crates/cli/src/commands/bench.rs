@@ -3,12 +3,11 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
 
 use crate::args::BenchRetrievalArgs;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::load_for_query;
+use crate::pipeline::load_for_search;
 use crate::repo::Repo;
 
 /// One case of a suite.
@@ -44,9 +43,9 @@ pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
         )));
     }
     let repo = Repo::open(args.common.root.as_deref())?;
-    let loaded = load_for_query(&repo, args.allow_stale)?;
-    let collection = Collection::build(&loaded.index.projection);
-    let entries = &loaded.index.projection.entries;
+    let loaded = load_for_search(&repo, args.allow_stale)?;
+    let collection = &loaded.collection;
+    let entries = &collection.entries;
     let (mut hit1, mut hit3, mut reciprocal, mut zero) = (0usize, 0usize, 0.0f64, 0usize);
     let mut misses = Vec::new();
     for case in &cases {
@@ -59,10 +58,10 @@ pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
                 .language
                 .clone()
                 .unwrap_or_else(|| "en".to_owned()),
-            scoring: Scoring::from_settings(&loaded.index.retrieval),
+            scoring: Scoring::from_settings(&loaded.retrieval),
             ..SearchOptions::default()
         };
-        let hits = search(&collection, &case.query, &options);
+        let hits = search(collection, &case.query, &options);
         if hits.is_empty() {
             zero += 1;
         }

@@ -17,10 +17,11 @@ pub fn run(args: &IndexArgs) -> CommandResult {
         return check(&repo, args.json);
     }
     let progress = Progress::new(args.common.quiet);
-    let snapshot = pipeline::scan(&repo, &progress)?;
+    let (snapshot, walked) = pipeline::scan(&repo, &progress)?;
     let index = pipeline::index(&repo, &snapshot);
     let wrote_snapshot = write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
     let wrote_index = write_if_changed(&repo.artifact(INDEX_FILE), &index)?;
+    pipeline::write_caches(&repo, &walked, &snapshot, &index);
     let counts = entity_counts(&snapshot);
     if args.json {
         let report = json!({
@@ -105,7 +106,7 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
 /// `doc-bridge scan`: the snapshot only.
 pub fn scan(args: &ScanArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
-    let snapshot = pipeline::scan(&repo, &Progress::new(args.common.quiet))?;
+    let (snapshot, _) = pipeline::scan(&repo, &Progress::new(args.common.quiet))?;
     let wrote = write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
     let counts = entity_counts(&snapshot);
     if args.json {

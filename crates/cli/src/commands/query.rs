@@ -38,7 +38,7 @@ pub fn run(args: &QueryArgs) -> CommandResult {
             };
             let closest: Vec<String> = search(&collection, &args.target, &options)
                 .into_iter()
-                .map(|h| loaded.index.projection.entries[h.entry].id.clone())
+                .map(|h| collection.entries[h.entry].id.clone())
                 .collect();
             return not_found(args, format!("no entity named `{}`", args.target), closest);
         }

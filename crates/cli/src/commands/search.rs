@@ -2,12 +2,12 @@
 
 use serde_json::json;
 
-use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_retrieve::collection::EntryMeta;
 use doc_bridge_retrieve::rank::{Hit, Scoring, SearchOptions, search};
 
 use crate::args::SearchArgs;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::load_for_query;
+use crate::pipeline::load_for_search;
 use crate::repo::Repo;
 
 /// Runs a search and prints the results.
@@ -16,8 +16,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
         return Err(UserError::error("--floor must be between 0 and 1"));
     }
     let repo = Repo::open(args.common.root.as_deref())?;
-    let loaded = load_for_query(&repo, args.allow_stale)?;
-    let index = &loaded.index;
+    let loaded = load_for_search(&repo, args.allow_stale)?;
     let query = args.query.join(" ");
     let options = SearchOptions {
         limit: args.limit,
@@ -30,11 +29,11 @@ pub fn run(args: &SearchArgs) -> CommandResult {
             .clone()
             .or_else(|| repo.config.retrieval.language.clone())
             .unwrap_or_else(|| "en".to_owned()),
-        scoring: Scoring::from_settings(&index.retrieval),
+        scoring: Scoring::from_settings(&loaded.retrieval),
     };
-    let collection = Collection::build(&index.projection);
-    let hits = search(&collection, &query, &options);
-    let entries = &index.projection.entries;
+    let collection = &loaded.collection;
+    let hits = search(collection, &query, &options);
+    let entries = &collection.entries;
     if args.output.json {
         let results: Vec<serde_json::Value> =
             hits.iter().map(|hit| result_json(entries, hit)).collect();
@@ -103,10 +102,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     Ok(Exit::Ok)
 }
 
-fn result_json(
-    entries: &[doc_bridge_model::projection::ProjectedEntry],
-    hit: &Hit,
-) -> serde_json::Value {
+fn result_json(entries: &[EntryMeta], hit: &Hit) -> serde_json::Value {
     let entry = &entries[hit.entry];
     let mut value = json!({
         "id": entry.id,
