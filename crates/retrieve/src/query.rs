@@ -326,3 +326,35 @@ fn related_areas(graph: &Graph<'_>, targets: &BTreeSet<EntityId>) -> Vec<Related
     }
     kept
 }
+
+/// The entries whose names are closest to `text` (Jaro-Winkler over id, path, file stem, title
+/// and aliases; at least 0.75), best first.
+pub fn closest_names(projection: &RetrievalIndexV1, text: &str, limit: usize) -> Vec<String> {
+    let key = normalize_name(text);
+    let mut scored: Vec<(f64, &str)> = projection
+        .entries
+        .iter()
+        .filter(|e| !matches!(e.kind.as_str(), "intent" | "ownership"))
+        .map(|e| {
+            let names = [
+                e.id.as_str(),
+                e.path.as_str(),
+                e.path.file_stem(),
+                e.title.as_str(),
+            ];
+            let best = names
+                .into_iter()
+                .chain(e.aliases.iter().map(String::as_str))
+                .map(|n| strsim::jaro_winkler(&key, &normalize_name(n)))
+                .fold(0.0, f64::max);
+            (best, e.id.as_str())
+        })
+        .filter(|(score, _)| *score >= 0.75)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored
+        .into_iter()
+        .take(limit)
+        .map(|(_, id)| id.to_owned())
+        .collect()
+}

@@ -4,7 +4,7 @@ use serde_json::json;
 
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::graph::Graph;
-use doc_bridge_retrieve::query::{Resolution, entity_handoff, resolve};
+use doc_bridge_retrieve::query::{Resolution, closest_names, entity_handoff, resolve};
 use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
 
 use crate::args::QueryArgs;
@@ -40,6 +40,12 @@ pub fn run(args: &QueryArgs) -> CommandResult {
                 .into_iter()
                 .map(|h| collection.entries[h.entry].id.clone())
                 .collect();
+            let mut closest = closest;
+            for name in closest_names(&loaded.index.projection, &args.target, 5) {
+                if closest.len() < 5 && !closest.contains(&name) {
+                    closest.push(name);
+                }
+            }
             return not_found(args, format!("no entity named `{}`", args.target), closest);
         }
     };
