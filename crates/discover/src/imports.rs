@@ -201,12 +201,21 @@ impl<'a> Resolver<'a> {
         self.found(with_ext.chain(swapped).chain(index))
     }
 
+    /// Whether a Rust file is a crate root: `lib.rs`, `main.rs`, `build.rs`, or a file directly
+    /// in `tests/`, `examples/`, `benches/` or `src/bin/` (each is its own crate).
+    fn rust_crate_root(file: &RelPath) -> bool {
+        let parent = file.parent();
+        matches!(file.file_name(), "lib.rs" | "main.rs" | "build.rs")
+            || matches!(parent.file_name(), "tests" | "examples" | "benches" | "bin")
+    }
+
     /// The directory that holds a Rust file's child modules.
     fn rust_children_dir(file: &RelPath) -> Option<RelPath> {
         let dir = file.parent();
-        match file.file_name() {
-            "lib.rs" | "main.rs" | "mod.rs" => Some(dir),
-            _ => dir.join(file.file_stem()),
+        if file.file_name() == "mod.rs" || Self::rust_crate_root(file) {
+            Some(dir)
+        } else {
+            dir.join(file.file_stem())
         }
     }
 
@@ -247,10 +256,11 @@ impl<'a> Resolver<'a> {
                 let mut file = from.clone();
                 let mut rest = &segments[..];
                 while rest.first() == Some(&"super") {
-                    file = match Self::rust_parent_module(&file, |p| self.is_module(p)) {
-                        Some(parent) => parent,
-                        None => return (ImportResolution::Unresolved, Vec::new()),
-                    };
+                    // Above a crate root, `super` can only come from an inline module (`mod tests
+                    // { use super::*; }`): it names the file itself.
+                    if let Some(parent) = Self::rust_parent_module(&file, |p| self.is_module(p)) {
+                        file = parent;
+                    }
                     rest = &rest[1..];
                 }
                 (Some(file), rest)
@@ -297,9 +307,11 @@ impl<'a> Resolver<'a> {
 
     fn rust_parent_module(file: &RelPath, exists: impl Fn(&RelPath) -> bool) -> Option<RelPath> {
         // a/b.rs and a/b/mod.rs have the parent a.rs, a/mod.rs, or a/lib.rs / a/main.rs.
+        if Self::rust_crate_root(file) {
+            return None;
+        }
         let dir = match file.file_name() {
             "mod.rs" => file.parent().parent(),
-            "lib.rs" | "main.rs" => return None,
             _ => file.parent(),
         };
         let stem_file = RelPath::new(&format!("{dir}.rs")).filter(|_| !dir.is_root());
@@ -394,5 +406,201 @@ impl<'a> Resolver<'a> {
             };
         }
         (ImportResolution::External, Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use doc_bridge_model::ContentHash;
+    use doc_bridge_model::snapshot::Ecosystem;
+
+    fn p(s: &str) -> RelPath {
+        RelPath::new(s).unwrap()
+    }
+
+    fn package(name: &str, dir: &str, ecosystem: Ecosystem) -> Package {
+        Package {
+            id: EntityId::package(name),
+            path: p(dir),
+            content_hash: ContentHash::of_bytes(b""),
+            name: name.into(),
+            ecosystem,
+            manifest: p(dir).join("manifest").unwrap(),
+            version: None,
+            scripts: Default::default(),
+            workspaces: Vec::new(),
+            dependencies: Vec::new(),
+            package_manager: "npm".into(),
+        }
+    }
+
+    fn ids(resolved: &Resolved) -> Vec<&str> {
+        resolved.1.iter().map(EntityId::as_str).collect()
+    }
+
+    #[test]
+    fn rust_integration_tests_find_their_common_module() {
+        let modules = vec![
+            p("c/tests/cli.rs"),
+            p("c/tests/common/mod.rs"),
+            p("c/src/lib.rs"),
+        ];
+        let packages = vec![package("c", "c", Ecosystem::Cargo)];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new());
+        let resolved = r.resolve(Language::Rust, &p("c/tests/cli.rs"), "common", &[], true);
+        assert_eq!(ids(&resolved), ["module:c/tests/common/mod.rs"]);
+        // `use super::*` inside an inline module of a crate root names the root itself.
+        let resolved = r.resolve(
+            Language::Rust,
+            &p("c/src/lib.rs"),
+            "super",
+            &["*".into()],
+            false,
+        );
+        assert_eq!(resolved.0, ImportResolution::Internal);
+        // A workspace crate by name, `-` folded to `_`.
+        let resolved = r.resolve(
+            Language::Rust,
+            &p("c/tests/cli.rs"),
+            "c",
+            &["x".into()],
+            false,
+        );
+        assert_eq!(ids(&resolved), ["module:c/src/lib.rs"]);
+        assert_eq!(
+            r.resolve(Language::Rust, &p("c/src/lib.rs"), "serde", &[], false)
+                .0,
+            ImportResolution::External
+        );
+    }
+
+    #[test]
+    fn ts_relative_imports_try_extensions_js_swaps_and_index() {
+        let modules = vec![p("src/a.ts"), p("src/b.ts"), p("src/dir/index.tsx")];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new());
+        assert_eq!(
+            ids(&r.resolve(Language::TypeScript, &p("src/a.ts"), "./b.js", &[], false)),
+            ["module:src/b.ts"]
+        );
+        assert_eq!(
+            ids(&r.resolve(Language::TypeScript, &p("src/a.ts"), "./dir", &[], false)),
+            ["module:src/dir/index.tsx"]
+        );
+        assert_eq!(
+            r.resolve(
+                Language::TypeScript,
+                &p("src/a.ts"),
+                "./missing",
+                &[],
+                false
+            )
+            .0,
+            ImportResolution::Unresolved
+        );
+        assert_eq!(
+            r.resolve(
+                Language::TypeScript,
+                &p("src/a.ts"),
+                "../../../x",
+                &[],
+                false
+            )
+            .0,
+            ImportResolution::Unresolved
+        );
+        assert_eq!(
+            r.resolve(Language::TypeScript, &p("src/a.ts"), "react", &[], false)
+                .0,
+            ImportResolution::External
+        );
+    }
+
+    #[test]
+    fn workspace_package_without_entry_module_resolves_to_the_package() {
+        let packages = vec![package("@fx/ui", "packages/ui", Ecosystem::Npm)];
+        let modules = vec![p("packages/app/main.ts")];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new());
+        let resolved = r.resolve(
+            Language::TypeScript,
+            &p("packages/app/main.ts"),
+            "@fx/ui",
+            &[],
+            false,
+        );
+        assert_eq!(resolved.0, ImportResolution::Package);
+        assert_eq!(ids(&resolved), ["package:@fx/ui"]);
+    }
+
+    #[test]
+    fn python_relative_imports_and_submodules() {
+        let modules = vec![
+            p("src/pkg/__init__.py"),
+            p("src/pkg/a.py"),
+            p("src/pkg/b.py"),
+        ];
+        let packages = vec![package("pkg", ".", Ecosystem::Python)];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new());
+        assert_eq!(
+            ids(&r.resolve(
+                Language::Python,
+                &p("src/pkg/a.py"),
+                ".",
+                &["b".into()],
+                false
+            )),
+            ["module:src/pkg/b.py"]
+        );
+        assert_eq!(
+            ids(&r.resolve(Language::Python, &p("src/pkg/a.py"), "pkg.b", &[], false)),
+            ["module:src/pkg/b.py"]
+        );
+        assert_eq!(
+            r.resolve(Language::Python, &p("src/pkg/a.py"), "....x", &[], false)
+                .0,
+            ImportResolution::Unresolved
+        );
+        assert_eq!(
+            r.resolve(Language::Python, &p("src/pkg/a.py"), "json", &[], false)
+                .0,
+            ImportResolution::External
+        );
+    }
+
+    #[test]
+    fn go_imports_resolve_to_the_package_directory() {
+        let modules = vec![
+            p("cmd/main.go"),
+            p("internal/s/s.go"),
+            p("internal/s/s_test.go"),
+        ];
+        let packages = vec![package("example.com/m", ".", Ecosystem::Go)];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new());
+        assert_eq!(
+            ids(&r.resolve(
+                Language::Go,
+                &p("cmd/main.go"),
+                "example.com/m/internal/s",
+                &[],
+                false
+            )),
+            ["module:internal/s/s.go"]
+        );
+        assert_eq!(
+            r.resolve(
+                Language::Go,
+                &p("cmd/main.go"),
+                "example.com/m/nope",
+                &[],
+                false
+            )
+            .0,
+            ImportResolution::Unresolved
+        );
+        assert_eq!(
+            r.resolve(Language::Go, &p("cmd/main.go"), "fmt", &[], false)
+                .0,
+            ImportResolution::External
+        );
     }
 }
