@@ -14,7 +14,9 @@ use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot};
 use doc_bridge_model::{ContentHash, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_retrieve::cache::{FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
 use doc_bridge_retrieve::collection::Collection;
-use doc_bridge_retrieve::{IndexOptions, build_index, configuration_hash, fingerprint, index_hash};
+use doc_bridge_retrieve::{
+    IndexOptions, build_index_with_collection, configuration_hash, fingerprint, index_hash,
+};
 
 use crate::clock::now_rfc3339;
 use crate::exit::UserError;
@@ -61,7 +63,7 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<(Snapshot, Vec<WalkedFil
         &exists,
         now_rfc3339(),
     );
-    if let Ok(Some(previous)) = read_json::<Snapshot>(&repo.artifact(SNAPSHOT_FILE))
+    if let Some(previous) = read_head(&repo.artifact(SNAPSHOT_FILE))
         && previous.content_hash == snapshot.content_hash
     {
         snapshot.generated_at = previous.generated_at;
@@ -157,6 +159,7 @@ pub fn write_caches(
     walked: &[WalkedFile],
     snapshot: &Snapshot,
     index: &DocBridgeIndexV1,
+    collection: Collection,
 ) {
     let hashes: Vec<(RelPath, ContentHash)> = snapshot
         .files
@@ -167,7 +170,7 @@ pub fn write_caches(
         &repo.artifact(STAMPS_FILE),
         &Stamps::record(walked, &hashes, now_ns()).to_bytes(),
     );
-    write_search_cache(repo, index, Collection::build(&index.projection));
+    write_search_cache(repo, index, collection);
 }
 
 fn write_search_cache(
@@ -232,10 +235,10 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
 }
 
 /// Builds the index from a snapshot, keeping the previous `generatedAt` when the hash is equal.
-pub fn index(repo: &Repo, snapshot: &Snapshot) -> DocBridgeIndexV1 {
+pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection) {
     let agent_root = repo.agent_root();
     let generated_at = snapshot.generated_at.clone();
-    let mut index = build_index(
+    let (mut index, collection) = build_index_with_collection(
         snapshot,
         IndexOptions {
             config: &repo.config,
@@ -245,12 +248,26 @@ pub fn index(repo: &Repo, snapshot: &Snapshot) -> DocBridgeIndexV1 {
             overlay: &doc_bridge_retrieve::overlay::OverlaySignals::default(),
         },
     );
-    if let Ok(Some(previous)) = read_json::<DocBridgeIndexV1>(&repo.artifact(INDEX_FILE))
+    if let Some(previous) = read_head(&repo.artifact(INDEX_FILE))
         && previous.content_hash == index.content_hash
     {
         index.generated_at = previous.generated_at;
     }
-    index
+    (index, collection)
+}
+
+/// The two fields of a previous artifact that decide whether `generatedAt` is kept.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Head {
+    content_hash: ContentHash,
+    generated_at: String,
+}
+
+/// Reads a previous artifact's hash and time (skipping the rest); `None` when absent or invalid.
+fn read_head(path: &std::path::Path) -> Option<Head> {
+    let bytes = std::fs::read(path).ok()?;
+    serde_json::from_slice(&bytes).ok()
 }
 
 /// Writes an artifact atomically unless the file already holds exactly these bytes.

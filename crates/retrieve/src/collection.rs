@@ -10,6 +10,7 @@ use doc_bridge_model::{ContentHash, RelPath};
 use serde::{Deserialize, Serialize};
 
 use crate::lexicon;
+use crate::table::{Table, TableBuilder, read_varint, write_varint};
 
 /// Number of indexed fields.
 pub const FIELD_COUNT: usize = Field::ALL.len();
@@ -25,6 +26,7 @@ pub struct Posting {
 
 /// What an exact name matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[repr(u8)]
 pub enum ExactKind {
     /// The entry id or an alias.
     Id,
@@ -34,6 +36,18 @@ pub enum ExactKind {
     Symbol,
     /// A symbol the module only re-exports.
     ReexportedSymbol,
+}
+
+impl ExactKind {
+    fn from_byte(byte: u8) -> Option<Self> {
+        match byte {
+            0 => Some(ExactKind::Id),
+            1 => Some(ExactKind::Path),
+            2 => Some(ExactKind::Symbol),
+            3 => Some(ExactKind::ReexportedSymbol),
+            _ => None,
+        }
+    }
 }
 
 /// What ranking and result display need of one projected entry.
@@ -70,16 +84,76 @@ pub struct EntryMeta {
 /// The searchable collection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Collection {
-    /// Entries, in projection order.
+    /// Entries, in projection order (which is id order).
     pub entries: Vec<EntryMeta>,
-    /// Postings by term; each list sorted by entry.
-    pub postings: HashMap<String, Vec<Posting>>,
     /// Field lengths in tokens per entry.
     pub lengths: Vec<[u32; FIELD_COUNT]>,
     /// Average field lengths.
     pub average: [f64; FIELD_COUNT],
-    /// Normalized name → (entry, kind).
-    pub exact: HashMap<String, Vec<(u32, ExactKind)>>,
+    /// Term → encoded postings (entry deltas, field masks, frequencies).
+    postings: Table,
+    /// Normalized name → encoded (entry, kind) list.
+    exact: Table,
+}
+
+/// A term's postings, decoded while iterated. Stops at the first malformed or out-of-range
+/// posting, so a corrupt cache can shorten a list but never index out of bounds.
+pub struct PostingList<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    next_entry: u64,
+    remaining: u32,
+    entries: usize,
+}
+
+impl Iterator for PostingList<'_> {
+    type Item = Posting;
+
+    fn next(&mut self) -> Option<Posting> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let decoded = (|| {
+            let delta = read_varint(self.bytes, &mut self.at)?;
+            let entry = self.next_entry.checked_add(delta)?;
+            let mask = *self.bytes.get(self.at)?;
+            self.at += 1;
+            let mut tf = [0u16; FIELD_COUNT];
+            for (f, slot) in tf.iter_mut().enumerate() {
+                if mask & (1 << f) != 0 {
+                    *slot =
+                        u16::try_from(read_varint(self.bytes, &mut self.at)?).unwrap_or(u16::MAX);
+                }
+            }
+            let entry = u32::try_from(entry)
+                .ok()
+                .filter(|e| (*e as usize) < self.entries)?;
+            Some(Posting { entry, tf })
+        })();
+        match decoded {
+            Some(posting) => {
+                self.next_entry = u64::from(posting.entry) + 1;
+                Some(posting)
+            }
+            None => {
+                self.remaining = 0;
+                None
+            }
+        }
+    }
+}
+
+fn encode_posting(out: &mut Vec<u8>, previous_end: u32, entry: u32, tf: &[u16; FIELD_COUNT]) {
+    write_varint(out, u64::from(entry - previous_end));
+    let mask = tf
+        .iter()
+        .enumerate()
+        .fold(0u8, |m, (f, t)| if *t > 0 { m | (1 << f) } else { m });
+    out.push(mask);
+    for t in tf.iter().filter(|t| **t > 0) {
+        write_varint(out, u64::from(*t));
+    }
 }
 
 /// Normalizes a name for exact matching: trimmed, folded, without `./`, a trailing `/` or `()`.
@@ -95,7 +169,8 @@ pub fn normalize_name(text: &str) -> String {
 impl Collection {
     /// Tokenizes every entry's fields and builds the tables.
     pub fn build(projection: &RetrievalIndexV1) -> Self {
-        let mut postings: HashMap<String, Vec<Posting>> = HashMap::new();
+        // term → (encoded postings, count, next entry index for delta coding)
+        let mut postings: HashMap<String, (Vec<u8>, u32, u32)> = HashMap::new();
         let mut lengths = Vec::with_capacity(projection.entries.len());
         let mut totals = [0f64; FIELD_COUNT];
         let mut counts: HashMap<String, [u16; FIELD_COUNT]> = HashMap::new();
@@ -131,10 +206,10 @@ impl Collection {
                 totals[f] += f64::from(length[f]);
             }
             for (term, tf) in counts.drain() {
-                postings
-                    .entry(term)
-                    .or_default()
-                    .push(Posting { entry: index, tf });
+                let list = postings.entry(term).or_insert_with(|| (Vec::new(), 0, 0));
+                encode_posting(&mut list.0, list.2, index, &tf);
+                list.1 += 1;
+                list.2 = index + 1;
             }
             lengths.push(length);
 
@@ -199,18 +274,32 @@ impl Collection {
                 neighbours,
             });
         }
-        // Postings were pushed in entry order, so each list is sorted by entry.
+        // Postings were appended in entry order, so each list is sorted by entry.
         let n = projection.entries.len().max(1) as f64;
         let mut average = [0f64; FIELD_COUNT];
         for f in 0..FIELD_COUNT {
             average[f] = totals[f] / n;
         }
+        let mut posting_table = TableBuilder::new();
+        for (term, (bytes, count, _)) in postings {
+            posting_table.push(term, bytes, count);
+        }
+        let mut exact_table = TableBuilder::new();
+        for (name, mut list) in exact {
+            list.sort();
+            let mut bytes = Vec::new();
+            for (entry, kind) in &list {
+                write_varint(&mut bytes, u64::from(*entry));
+                bytes.push(*kind as u8);
+            }
+            exact_table.push(name, bytes, u32::try_from(list.len()).unwrap_or(u32::MAX));
+        }
         Collection {
             entries,
-            postings,
             lengths,
             average,
-            exact,
+            postings: posting_table.build(),
+            exact: exact_table.build(),
         }
     }
 
@@ -224,25 +313,57 @@ impl Collection {
         self.entries.is_empty()
     }
 
-    /// Whether every internal reference is in range (a decoded cache is untrusted input: ranking
-    /// indexes by these numbers and must never be handed one that is out of bounds).
+    /// Whether the per-entry tables agree with the entries (a decoded cache is untrusted input:
+    /// ranking indexes by these numbers). Postings and names are checked as they are decoded.
     pub fn is_consistent(&self) -> bool {
         let n = self.entries.len();
-        let in_range = |i: u32| (i as usize) < n;
         self.lengths.len() == n
-            && self.postings.values().all(|list| {
-                list.iter().all(|p| in_range(p.entry))
-                    && list.windows(2).all(|w| w[0].entry < w[1].entry)
-            })
-            && self
-                .exact
-                .values()
-                .all(|list| list.iter().all(|(i, _)| in_range(*i)))
             && self
                 .entries
                 .iter()
-                .all(|e| e.neighbours.iter().all(|i| in_range(*i)))
+                .all(|e| e.neighbours.iter().all(|i| (*i as usize) < n))
             && self.average.iter().all(|a| a.is_finite() && *a >= 0.0)
+    }
+
+    /// A term's postings and its document frequency.
+    pub fn postings(&self, term: &str) -> Option<(usize, PostingList<'_>)> {
+        let (bytes, count) = self.postings.get(term)?;
+        let list = PostingList {
+            bytes,
+            at: 0,
+            next_entry: 0,
+            remaining: count,
+            entries: self.entries.len(),
+        };
+        Some((count as usize, list))
+    }
+
+    /// The entries a normalized name names exactly, with what it matched.
+    pub fn exact(&self, name: &str) -> Vec<(u32, ExactKind)> {
+        let Some((bytes, count)) = self.exact.get(name) else {
+            return Vec::new();
+        };
+        let mut at = 0;
+        let mut out = Vec::new();
+        for _ in 0..count {
+            let Some(entry) = read_varint(bytes, &mut at) else {
+                break;
+            };
+            let Some(kind) = bytes.get(at).and_then(|k| ExactKind::from_byte(*k)) else {
+                break;
+            };
+            at += 1;
+            match u32::try_from(entry) {
+                Ok(entry) if (entry as usize) < self.entries.len() => out.push((entry, kind)),
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// Number of distinct terms.
+    pub fn term_count(&self) -> usize {
+        self.postings.len()
     }
 
     /// Serializes the collection for the derived cache.

@@ -12,11 +12,12 @@ use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field, LEXICON_VERSION}
 use doc_bridge_model::snapshot::{Entity, Package, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 
+use crate::collection::Collection;
 use crate::graph::Graph;
 use crate::handoff::{HandoffInput, Owner, build_handoff, package_checks, package_targets};
 use crate::inputs::configuration_hash;
 use crate::overlay::OverlaySignals;
-use crate::projection::project;
+use crate::projection::project_with_collection;
 
 /// What the index build needs besides the snapshot.
 pub struct IndexOptions<'a> {
@@ -99,6 +100,14 @@ pub fn owners(config: &Config) -> Vec<Owner> {
 
 /// Builds the index.
 pub fn build_index(snapshot: &Snapshot, options: IndexOptions<'_>) -> DocBridgeIndexV1 {
+    build_index_with_collection(snapshot, options).0
+}
+
+/// Builds the index and the search collection of its projection.
+pub fn build_index_with_collection(
+    snapshot: &Snapshot,
+    options: IndexOptions<'_>,
+) -> (DocBridgeIndexV1, Collection) {
     let graph = Graph::new(snapshot);
     let config = options.config;
     let agent_root = options.agent_root;
@@ -264,6 +273,12 @@ pub fn build_index(snapshot: &Snapshot, options: IndexOptions<'_>) -> DocBridgeI
     package_names.sort();
     package_names.dedup();
 
+    let (projection, collection) = project_with_collection(
+        snapshot,
+        options.overlay,
+        config,
+        configuration_hash(config),
+    );
     let mut index = DocBridgeIndexV1 {
         schema_version: INDEX_SCHEMA_VERSION,
         content_hash: ContentHash::of_bytes(b""),
@@ -278,16 +293,11 @@ pub fn build_index(snapshot: &Snapshot, options: IndexOptions<'_>) -> DocBridgeI
         },
         inputs: options.inputs,
         retrieval: retrieval_settings(config),
-        projection: project(
-            snapshot,
-            options.overlay,
-            config,
-            configuration_hash(config),
-        ),
+        projection,
         publication: None,
     };
     seal(&mut index);
-    index
+    (index, collection)
 }
 
 /// Recomputes and stores the index's `contentHash`.

@@ -17,7 +17,10 @@ pub mod overlay;
 pub mod projection;
 pub mod query;
 pub mod rank;
+pub mod table;
 
 pub use freshness::{Freshness, compare};
-pub use index_build::{IndexOptions, build_index, index_hash, retrieval_settings, seal};
+pub use index_build::{
+    IndexOptions, build_index, build_index_with_collection, index_hash, retrieval_settings, seal,
+};
 pub use inputs::{PROJECTION_VERSION, configuration_hash, fingerprint};

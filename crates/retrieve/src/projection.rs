@@ -13,6 +13,7 @@ use doc_bridge_model::retrieval::{Field, LEXICON_VERSION};
 use doc_bridge_model::snapshot::{Entity, RelationKind, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 
+use crate::collection::Collection;
 use crate::index_build::owners;
 use crate::lexicon;
 use crate::overlay::OverlaySignals;
@@ -42,6 +43,17 @@ pub fn project(
     config: &Config,
     configuration_hash: ContentHash,
 ) -> RetrievalIndexV1 {
+    project_with_collection(snapshot, overlay, config, configuration_hash).0
+}
+
+/// Builds the projection and the search collection in one pass: the collection's tokenization
+/// also gives the projection's average field lengths.
+pub fn project_with_collection(
+    snapshot: &Snapshot,
+    overlay: &OverlaySignals,
+    config: &Config,
+    configuration_hash: ContentHash,
+) -> (RetrievalIndexV1, Collection) {
     let mut entries: Vec<ProjectedEntry> = snapshot
         .entities
         .iter()
@@ -51,7 +63,6 @@ pub fn project(
     entries.sort_by(|a, b| a.id.cmp(&b.id));
     graph_metrics(snapshot, overlay, &mut entries);
 
-    let lexical = lexical_stats(&entries);
     let mut projection = RetrievalIndexV1 {
         schema_version: 1,
         content_hash: ContentHash::of_bytes(b""),
@@ -66,13 +77,23 @@ pub fn project(
             tolerance: PAGERANK_TOLERANCE,
             edges: vec!["links-to".into(), "covers".into()],
         },
-        lexical,
+        lexical: LexicalStats {
+            document_count: entries.len() as u64,
+            fields: Field::ALL.iter().map(|f| f.name().to_owned()).collect(),
+            average_field_lengths: BTreeMap::new(),
+        },
         entries,
     };
+    let collection = Collection::build(&projection);
+    projection.lexical.average_field_lengths = Field::ALL
+        .iter()
+        .zip(collection.average)
+        .map(|(f, average)| (f.name().to_owned(), (average * 1e6).round() / 1e6))
+        .collect();
     if let Ok(hash) = semantic_hash(&projection, PROJECTION_HASH_EXCLUDED) {
         projection.content_hash = hash;
     }
-    projection
+    (projection, collection)
 }
 
 fn field_map(values: [(Field, String); 7]) -> BTreeMap<String, String> {
@@ -500,34 +521,6 @@ pub fn pagerank(n: usize, edges: &[(usize, usize)]) -> Vec<f64> {
     rank.into_iter()
         .map(|r| (r * 1e12).round() / 1e12)
         .collect()
-}
-
-fn lexical_stats(entries: &[ProjectedEntry]) -> LexicalStats {
-    let mut totals: BTreeMap<String, f64> = Field::ALL
-        .iter()
-        .map(|f| (f.name().to_owned(), 0.0))
-        .collect();
-    for entry in entries {
-        for field in Field::ALL {
-            let text = entry
-                .fields
-                .get(field.name())
-                .map(String::as_str)
-                .unwrap_or("");
-            let mut count = 0usize;
-            lexicon::tokenize(text, &mut |_| count += 1);
-            *totals.entry(field.name().to_owned()).or_default() += count as f64;
-        }
-    }
-    let n = entries.len().max(1) as f64;
-    LexicalStats {
-        document_count: entries.len() as u64,
-        fields: Field::ALL.iter().map(|f| f.name().to_owned()).collect(),
-        average_field_lengths: totals
-            .into_iter()
-            .map(|(k, v)| (k, ((v / n) * 1e6).round() / 1e6))
-            .collect(),
-    }
 }
 
 #[cfg(test)]

@@ -353,6 +353,46 @@ struct Candidate {
     anchor: Option<String>,
 }
 
+/// Candidates by entry: a dense slot table, so accumulating postings costs O(1) per posting.
+struct Candidates {
+    slot: Vec<u32>,
+    items: Vec<(usize, Candidate)>,
+}
+
+impl Candidates {
+    fn new(n: usize) -> Self {
+        Candidates {
+            slot: vec![u32::MAX; n],
+            items: Vec::new(),
+        }
+    }
+
+    fn entry(&mut self, entry: usize) -> &mut Candidate {
+        let index = match self.slot.get(entry) {
+            Some(&i) if i != u32::MAX => i as usize,
+            _ => {
+                let i = self.items.len();
+                if let Some(slot) = self.slot.get_mut(entry) {
+                    *slot = u32::try_from(i).unwrap_or(u32::MAX);
+                }
+                self.items.push((
+                    entry,
+                    Candidate {
+                        parts: Parts {
+                            prior: 1.0,
+                            ..Parts::default()
+                        },
+                        identity: Vec::new(),
+                        anchor: None,
+                    },
+                ));
+                i
+            }
+        };
+        &mut self.items[index].1
+    }
+}
+
 /// A candidate with its final score, and what collapsing and capping did to it.
 struct Scored {
     entry: usize,
@@ -368,43 +408,29 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
     let n = entries.len();
     let scoring = &options.scoring;
     let terms = query_terms(query);
-    let mut candidates: BTreeMap<usize, Candidate> = BTreeMap::new();
-    let new_candidate = || Candidate {
-        parts: Parts {
-            prior: 1.0,
-            ..Parts::default()
-        },
-        identity: Vec::new(),
-        anchor: None,
-    };
+    let mut candidates = Candidates::new(n);
 
     // Lexical: BM25F, every query term contributes.
     for (term, qtf) in &terms {
-        let Some(postings) = collection.postings.get(term) else {
+        let Some((df, postings)) = collection.postings(term) else {
             continue;
         };
-        let idf = idf(n, postings.len());
+        let idf = idf(n, df);
         for posting in postings {
             let entry = posting.entry as usize;
             let weighted = term_weight(collection, scoring, entry, &posting.tf);
             let part = f64::from(*qtf) * bm25_part(weighted, scoring.k1, idf);
-            candidates
-                .entry(entry)
-                .or_insert_with(new_candidate)
-                .parts
-                .bm25 += part;
+            candidates.entry(entry).parts.bm25 += part;
         }
     }
 
     // Exact identity: the whole query, and each term of a query of at most two terms.
     let whole = normalize_name(query);
-    if let Some(matches) = collection.exact.get(&whole) {
-        for (entry, kind) in matches {
-            let (value, label) = exact_value(*kind);
-            let candidate = candidates
-                .entry(*entry as usize)
-                .or_insert_with(new_candidate);
-            add_identity(&mut candidate.parts, *kind, value);
+    for (entry, kind) in collection.exact(&whole) {
+        {
+            let (value, label) = exact_value(kind);
+            let candidate = candidates.entry(entry as usize);
+            add_identity(&mut candidate.parts, kind, value);
             candidate
                 .identity
                 .push(format!("{label}: {}", query.trim()));
@@ -413,16 +439,11 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
     let raw_terms: Vec<&str> = query.split_whitespace().collect();
     if raw_terms.len() == 2 {
         for raw in &raw_terms {
-            let Some(matches) = collection.exact.get(&normalize_name(raw)) else {
-                continue;
-            };
-            for (entry, kind) in matches {
-                let (value, label) = exact_value(*kind);
-                let candidate = candidates
-                    .entry(*entry as usize)
-                    .or_insert_with(new_candidate);
+            for (entry, kind) in collection.exact(&normalize_name(raw)) {
+                let (value, label) = exact_value(kind);
+                let candidate = candidates.entry(entry as usize);
                 let before = candidate.parts.identity();
-                add_identity(&mut candidate.parts, *kind, value * PER_TERM_IDENTITY);
+                add_identity(&mut candidate.parts, kind, value * PER_TERM_IDENTITY);
                 if candidate.parts.identity() > before {
                     candidate.identity.push(format!("{label} (term): {raw}"));
                 }
@@ -432,11 +453,13 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
 
     // Scale lexical and apply priors.
     let best_bm25 = candidates
-        .values()
+        .items
+        .iter()
+        .map(|(_, c)| c)
         .map(|c| c.parts.bm25)
         .fold(0.0, f64::max);
     let shape = shape(query);
-    for (entry, candidate) in candidates.iter_mut() {
+    for (entry, candidate) in candidates.items.iter_mut() {
         let e = &entries[*entry];
         let parts = &mut candidate.parts;
         if best_bm25 > 0.0 {
@@ -455,6 +478,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
 
     // Graph proximity around the best lexical hits.
     let mut anchors: Vec<(usize, f64)> = candidates
+        .items
         .iter()
         .filter(|(_, c)| c.parts.lexical > 0.0)
         .map(|(e, c)| (*e, c.parts.lexical * c.parts.prior))
@@ -487,13 +511,13 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         }
     }
     for (entry, (gain, anchor)) in proximity {
-        let candidate = candidates.entry(entry).or_insert_with(new_candidate);
+        let candidate = candidates.entry(entry);
         candidate.parts.graph_proximity = gain;
         candidate.anchor = Some(anchor);
     }
 
     // Canonicality, audience fit and accepted signals join lexical hits only.
-    for (entry, candidate) in candidates.iter_mut() {
+    for (entry, candidate) in candidates.items.iter_mut() {
         let e = &entries[*entry];
         let parts = &mut candidate.parts;
         if parts.lexical > 0.0 {
@@ -507,6 +531,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
     }
 
     let mut scored: Vec<Scored> = candidates
+        .items
         .into_iter()
         .filter(|(entry, _)| {
             options
@@ -525,10 +550,10 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         .collect();
 
     cap_translations(entries, &mut scored, &options.language);
-    let mut scored = collapse_by_path(entries, scored);
-
+    // Collapsing keeps each group's best score, so the floor can be applied first (cheaper).
     let best = scored.iter().map(|s| s.score).fold(0.0, f64::max);
     scored.retain(|s| s.score >= best * options.floor);
+    let mut scored = collapse_by_path(entries, scored);
     scored.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
@@ -538,7 +563,8 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
                     .identity()
                     .total_cmp(&a.candidate.parts.identity()),
             )
-            .then(entries[a.entry].id.cmp(&entries[b.entry].id))
+            // Entries are in id order, so the index order is the id's code-point order.
+            .then(a.entry.cmp(&b.entry))
     });
     scored.truncate(options.limit);
 
@@ -725,14 +751,13 @@ fn explain(
     let mut matched = Vec::new();
     let mut fields_seen = [false; FIELD_COUNT];
     for (term, qtf) in terms {
-        let Some(postings) = collection.postings.get(term) else {
+        let Some((df, mut postings)) = collection.postings(term) else {
             continue;
         };
-        let Ok(position) = postings.binary_search_by(|p| (p.entry as usize).cmp(&entry)) else {
+        let Some(posting) = postings.find(|p| p.entry as usize == entry) else {
             continue;
         };
-        let posting = &postings[position];
-        let idf = idf(n, postings.len());
+        let idf = idf(n, df);
         let weighted = term_weight(collection, scoring, entry, &posting.tf);
         let mut fields = BTreeMap::new();
         for (f, field) in Field::ALL.iter().enumerate() {

@@ -18,10 +18,10 @@ pub fn run(args: &IndexArgs) -> CommandResult {
     }
     let progress = Progress::new(args.common.quiet);
     let (snapshot, walked) = pipeline::scan(&repo, &progress)?;
-    let index = pipeline::index(&repo, &snapshot);
+    let (index, collection) = pipeline::index(&repo, &snapshot);
     let wrote_snapshot = write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
     let wrote_index = write_if_changed(&repo.artifact(INDEX_FILE), &index)?;
-    pipeline::write_caches(&repo, &walked, &snapshot, &index);
+    pipeline::write_caches(&repo, &walked, &snapshot, &index, collection);
     let counts = entity_counts(&snapshot);
     if args.json {
         let report = json!({

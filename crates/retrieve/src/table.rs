@@ -1,0 +1,185 @@
+//! A sorted, byte-encoded table from string keys to byte values: the storage of postings and
+//! exact-name lists. It serializes as three byte strings, so the search cache loads it with a
+//! copy instead of decoding every list; a list is decoded only when a query asks for its key.
+//!
+//! Everything read from a table is bounds-checked: a corrupt cache yields missing keys or short
+//! lists, never a panic.
+
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+
+/// Bytes per record: key start, key length, value start, value length, value count (u32 LE).
+const RECORD: usize = 20;
+
+/// The table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    keys: ByteBuf,
+    records: ByteBuf,
+    values: ByteBuf,
+}
+
+/// Builds a table from keys in any order.
+pub struct TableBuilder {
+    items: Vec<(String, Vec<u8>, u32)>,
+}
+
+impl TableBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        TableBuilder { items: Vec::new() }
+    }
+
+    /// Adds a key with its encoded value and the number of items the value holds.
+    pub fn push(&mut self, key: String, value: Vec<u8>, count: u32) {
+        self.items.push((key, value, count));
+    }
+
+    /// Sorts by key and lays the table out.
+    pub fn build(mut self) -> Table {
+        self.items.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut table = Table::default();
+        for (key, value, count) in self.items {
+            let fields = [
+                table.keys.len(),
+                key.len(),
+                table.values.len(),
+                value.len(),
+                count as usize,
+            ];
+            for field in fields {
+                table
+                    .records
+                    .extend_from_slice(&u32::try_from(field).unwrap_or(u32::MAX).to_le_bytes());
+            }
+            table.keys.extend_from_slice(key.as_bytes());
+            table.values.extend_from_slice(&value);
+        }
+        table
+    }
+}
+
+impl Default for TableBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> Option<usize> {
+    let slice = bytes.get(at..at + 4)?;
+    Some(u32::from_le_bytes([slice[0], slice[1], slice[2], slice[3]]) as usize)
+}
+
+impl Table {
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.records.len() / RECORD
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn record(&self, index: usize) -> Option<(&[u8], &[u8], u32)> {
+        let base = index.checked_mul(RECORD)?;
+        let key_start = read_u32(&self.records, base)?;
+        let key_len = read_u32(&self.records, base + 4)?;
+        let value_start = read_u32(&self.records, base + 8)?;
+        let value_len = read_u32(&self.records, base + 12)?;
+        let count = read_u32(&self.records, base + 16)?;
+        let key = self.keys.get(key_start..key_start.checked_add(key_len)?)?;
+        let value = self
+            .values
+            .get(value_start..value_start.checked_add(value_len)?)?;
+        Some((key, value, u32::try_from(count).unwrap_or(u32::MAX)))
+    }
+
+    /// The value bytes and item count stored for `key`.
+    pub fn get(&self, key: &str) -> Option<(&[u8], u32)> {
+        let (mut low, mut high) = (0usize, self.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            let (candidate, value, count) = self.record(middle)?;
+            match candidate.cmp(key.as_bytes()) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Some((value, count)),
+            }
+        }
+        None
+    }
+
+    /// Every (key, value, count), in key order (skips unreadable records).
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8], u32)> + '_ {
+        (0..self.len()).filter_map(|i| self.record(i))
+    }
+}
+
+/// Appends an unsigned LEB128 varint.
+pub fn write_varint(out: &mut Vec<u8>, mut value: u64) {
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// Reads an unsigned LEB128 varint at `*at`, advancing it; `None` on truncation or overflow.
+pub fn read_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *bytes.get(*at)?;
+        *at += 1;
+        value |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn lookup_finds_every_key_and_nothing_else() {
+        let mut builder = TableBuilder::new();
+        for key in ["beta", "alpha", "gamma"] {
+            builder.push(key.to_owned(), key.as_bytes().to_vec(), 1);
+        }
+        let table = builder.build();
+        assert_eq!(table.get("alpha"), Some((&b"alpha"[..], 1)));
+        assert_eq!(table.get("gamma"), Some((&b"gamma"[..], 1)));
+        assert_eq!(table.get("delta"), None);
+        assert_eq!(table.iter().count(), 3);
+    }
+
+    proptest! {
+        #[test]
+        fn varints_round_trip(values in prop::collection::vec(any::<u64>(), 0..50)) {
+            let mut bytes = Vec::new();
+            for v in &values {
+                write_varint(&mut bytes, *v);
+            }
+            let mut at = 0;
+            for v in &values {
+                prop_assert_eq!(read_varint(&bytes, &mut at), Some(*v));
+            }
+            prop_assert_eq!(at, bytes.len());
+        }
+
+        #[test]
+        fn corrupt_tables_never_panic(keys in prop::collection::vec(any::<u8>(), 0..200), records in prop::collection::vec(any::<u8>(), 0..200), values in prop::collection::vec(any::<u8>(), 0..200), probe in ".{0,8}") {
+            let table = Table { keys: ByteBuf::from(keys), records: ByteBuf::from(records), values: ByteBuf::from(values) };
+            let _ = table.get(&probe);
+            let _ = table.iter().count();
+        }
+    }
+}
