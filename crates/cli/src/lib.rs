@@ -12,6 +12,7 @@ pub mod output;
 pub mod pipeline;
 mod progress;
 pub mod repo;
+pub mod timing;
 
 use std::ffi::OsString;
 

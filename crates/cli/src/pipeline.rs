@@ -22,6 +22,7 @@ use crate::clock::now_rfc3339;
 use crate::exit::UserError;
 use crate::progress::Progress;
 use crate::repo::Repo;
+use crate::timing::phase;
 
 /// The snapshot file name.
 pub const SNAPSHOT_FILE: &str = "snapshot.json";
@@ -38,13 +39,14 @@ fn walk_options(repo: &Repo) -> WalkOptions {
 /// Walks and observes the repository, and builds the snapshot (keeping the previous
 /// `generatedAt` when the content did not change).
 pub fn scan(repo: &Repo, progress: &Progress) -> Result<(Snapshot, Vec<WalkedFile>), UserError> {
-    let walked =
-        walk(&repo.root, &walk_options(repo)).map_err(|e| UserError::error(e.to_string()))?;
+    let walked = phase("walk", || walk(&repo.root, &walk_options(repo)))
+        .map_err(|e| UserError::error(e.to_string()))?;
     let bar = progress.bar(walked.files.len() as u64, "analysing");
-    let observed: Vec<ObservedFile> =
+    let observed: Vec<ObservedFile> = phase("observe", || {
         observe_all(&walked.files, repo.config.safety.max_file_bytes(), &|| {
             bar.inc(1)
-        });
+        })
+    });
     bar.finish_and_clear();
     let options = BuildOptions {
         project_name: project_name(repo, &observed),
@@ -56,13 +58,15 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<(Snapshot, Vec<WalkedFil
     };
     let root = repo.root.clone();
     let exists = move |path: &RelPath| root.join(path.as_str()).symlink_metadata().is_ok();
-    let mut snapshot = build_snapshot(
-        &observed,
-        walked.diagnostics,
-        &options,
-        &exists,
-        now_rfc3339(),
-    );
+    let mut snapshot = phase("snapshot", || {
+        build_snapshot(
+            &observed,
+            walked.diagnostics,
+            &options,
+            &exists,
+            now_rfc3339(),
+        )
+    });
     if let Some(previous) = read_head(&repo.artifact(SNAPSHOT_FILE))
         && previous.content_hash == snapshot.content_hash
     {
@@ -238,16 +242,18 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
 pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection) {
     let agent_root = repo.agent_root();
     let generated_at = snapshot.generated_at.clone();
-    let (mut index, collection) = build_index_with_collection(
-        snapshot,
-        IndexOptions {
-            config: &repo.config,
-            agent_root: agent_root.as_ref(),
-            inputs: snapshot_inputs(repo, snapshot),
-            generated_at,
-            overlay: &doc_bridge_retrieve::overlay::OverlaySignals::default(),
-        },
-    );
+    let (mut index, collection) = phase("index", || {
+        build_index_with_collection(
+            snapshot,
+            IndexOptions {
+                config: &repo.config,
+                agent_root: agent_root.as_ref(),
+                inputs: snapshot_inputs(repo, snapshot),
+                generated_at,
+                overlay: &doc_bridge_retrieve::overlay::OverlaySignals::default(),
+            },
+        )
+    });
     if let Some(previous) = read_head(&repo.artifact(INDEX_FILE))
         && previous.content_hash == index.content_hash
     {

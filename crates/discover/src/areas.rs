@@ -4,9 +4,8 @@
 //! exactly one area, its most specific.
 
 use doc_bridge_model::RelPath;
-use doc_bridge_model::snapshot::Package;
 
-use crate::packages::owning_package;
+use crate::packages::PackageRoots;
 
 /// Area rules from the configuration.
 #[derive(Debug, Clone)]
@@ -19,9 +18,10 @@ pub struct AreaRules {
 }
 
 /// The area directory of a module.
-pub fn area_of(module: &RelPath, packages: &[Package], rules: &AreaRules) -> RelPath {
+pub fn area_of(module: &RelPath, packages: &PackageRoots<'_>, rules: &AreaRules) -> RelPath {
     let dir = module.parent();
-    let package_root = owning_package(packages, module)
+    let package_root = packages
+        .owning(module)
         .map(|p| p.path.clone())
         .unwrap_or_else(RelPath::root);
     let mut anchor = package_root;
@@ -58,27 +58,34 @@ mod tests {
         RelPath::new(s).unwrap()
     }
 
+    fn area_of_plain(module: &RelPath, _: &[()], rules: &AreaRules) -> RelPath {
+        area_of(module, &PackageRoots::new(&[]), rules)
+    }
+
     #[test]
     fn module_in_source_root_belongs_to_the_source_root() {
-        assert_eq!(area_of(&p("src/a.py"), &[], &rules(1)), p("src"));
-        assert_eq!(area_of(&p("src/pyfx/a.py"), &[], &rules(1)), p("src/pyfx"));
+        assert_eq!(area_of_plain(&p("src/a.py"), &[], &rules(1)), p("src"));
         assert_eq!(
-            area_of(&p("src/pyfx/deep/a.py"), &[], &rules(1)),
+            area_of_plain(&p("src/pyfx/a.py"), &[], &rules(1)),
             p("src/pyfx")
         );
         assert_eq!(
-            area_of(&p("src/pyfx/deep/a.py"), &[], &rules(2)),
+            area_of_plain(&p("src/pyfx/deep/a.py"), &[], &rules(1)),
+            p("src/pyfx")
+        );
+        assert_eq!(
+            area_of_plain(&p("src/pyfx/deep/a.py"), &[], &rules(2)),
             p("src/pyfx/deep")
         );
     }
 
     #[test]
     fn root_level_module_belongs_to_the_root_area() {
-        assert!(area_of(&p("setup.py"), &[], &rules(1)).is_root());
+        assert!(area_of_plain(&p("setup.py"), &[], &rules(1)).is_root());
         assert_eq!(
-            area_of(&p("internal/store/s.go"), &[], &rules(1)),
+            area_of_plain(&p("internal/store/s.go"), &[], &rules(1)),
             p("internal/store")
         );
-        assert_eq!(area_of(&p("tests/t.py"), &[], &rules(1)), p("tests"));
+        assert_eq!(area_of_plain(&p("tests/t.py"), &[], &rules(1)), p("tests"));
     }
 }

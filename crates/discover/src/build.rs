@@ -17,7 +17,7 @@ use crate::areas::{AreaRules, area_of};
 use crate::documents::{MentionShape, document_entity, mention_shape};
 use crate::imports::Resolver;
 use crate::observe::{Analysis, ObservedFile};
-use crate::packages::{DeclaredPackage, build_packages, owning_package};
+use crate::packages::{DeclaredPackage, PackageRoots, build_packages};
 
 /// What the snapshot build needs besides the observations.
 #[derive(Debug, Clone)]
@@ -73,6 +73,10 @@ struct Builder<'a> {
     entities: Vec<Entity>,
     relations: Vec<Relation>,
     diagnostics: Vec<Diagnostic>,
+    /// Package id by root directory (the first by id when two share a root).
+    package_at: HashMap<RelPath, EntityId>,
+    /// Package id by name.
+    package_named: HashMap<String, EntityId>,
     /// Declared (not re-exported) symbol name → declaring modules.
     declarations: HashMap<String, Vec<EntityId>>,
     areas: BTreeMap<RelPath, EntityId>,
@@ -130,11 +134,23 @@ impl<'a> Builder<'a> {
                 Some((p.id.clone(), facts.lib_path.clone()?))
             })
             .collect();
+        let mut package_at = HashMap::new();
+        let mut package_named = HashMap::new();
+        for package in &packages {
+            package_at
+                .entry(package.path.clone())
+                .or_insert_with(|| package.id.clone());
+            package_named
+                .entry(package.name.clone())
+                .or_insert_with(|| package.id.clone());
+        }
         Builder {
             observed,
             options,
             files,
             dirs,
+            package_at,
+            package_named,
             packages,
             cargo_lib_paths,
             entities: Vec::new(),
@@ -167,13 +183,16 @@ impl<'a> Builder<'a> {
     }
 
     fn modules_and_areas(&mut self) {
+        // Taken out for the duration, so lookups can borrow them while `self` grows.
+        let packages = std::mem::take(&mut self.packages);
+        let roots = PackageRoots::new(&packages);
         let module_paths: Vec<RelPath> = self
             .observed
             .iter()
             .filter(|f| matches!(f.analysis, Analysis::Module(..)))
             .map(|f| f.record.path.clone())
             .collect();
-        let resolver = Resolver::new(&module_paths, &self.packages, &self.cargo_lib_paths);
+        let resolver = Resolver::new(&module_paths, &packages, &self.cargo_lib_paths);
         let mut area_members: BTreeMap<RelPath, Vec<EntityId>> = BTreeMap::new();
         let mut new_relations = Vec::new();
         let mut new_diagnostics = Vec::new();
@@ -244,7 +263,7 @@ impl<'a> Builder<'a> {
                     }
                 }
             }
-            let area = area_of(&record.path, &self.packages, &self.options.area_rules);
+            let area = area_of(&record.path, &roots, &self.options.area_rules);
             area_members.entry(area).or_default().push(id.clone());
             self.entities.push(Entity::Module(Module {
                 id,
@@ -261,8 +280,9 @@ impl<'a> Builder<'a> {
 
         for (dir, members) in area_members {
             let area_id = EntityId::area(&dir);
-            let package =
-                owning_package(&self.packages, &dir).map(|p| (p.id.clone(), p.manifest.clone()));
+            let package = roots
+                .owning(&dir)
+                .map(|p| (p.id.clone(), p.manifest.clone()));
             let mut area = Area {
                 id: area_id.clone(),
                 path: dir.clone(),
@@ -301,7 +321,6 @@ impl<'a> Builder<'a> {
             self.areas.insert(dir, area_id);
             self.entities.push(Entity::Area(area));
         }
-        let packages = std::mem::take(&mut self.packages);
         self.entities
             .extend(packages.iter().cloned().map(Entity::Package));
         self.packages = packages;
@@ -316,8 +335,8 @@ impl<'a> Builder<'a> {
                 _ => None,
             };
         }
-        if let Some(package) = self.packages.iter().find(|p| &p.path == path) {
-            return Some(package.id.clone());
+        if let Some(package) = self.package_at.get(path) {
+            return Some(package.clone());
         }
         self.areas.get(path).cloned()
     }
@@ -464,14 +483,17 @@ impl<'a> Builder<'a> {
         for prefix in ["document:", "module:", "area:", "package:"] {
             if cover.starts_with(prefix) {
                 let id = EntityId::from_raw(cover);
-                let known = self.entities.iter().any(|e| e.id() == &id)
-                    || self.packages.iter().any(|p| p.id == id);
+                let known = self.package_named.values().any(|p| *p == id)
+                    || RelPath::new(&cover[prefix.len()..]).is_some_and(|path| {
+                        self.entity_at(&path).as_ref() == Some(&id)
+                            || (prefix == "document:" && self.files.contains_key(path.as_str()))
+                    });
                 return known.then_some(id);
             }
         }
         let path = cover.trim_start_matches("./").trim_end_matches('/');
-        if let Some(package) = self.packages.iter().find(|p| p.name == path) {
-            return Some(package.id.clone());
+        if let Some(package) = self.package_named.get(path) {
+            return Some(package.clone());
         }
         [RelPath::new(path), RelPath::join_normalized(dir, path)]
             .into_iter()

@@ -2,7 +2,7 @@
 //! repository; everything else is external. An internal-looking import that names nothing is
 //! `unresolved`: never guessed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use doc_bridge_model::snapshot::{Ecosystem, ImportResolution, Package};
 use doc_bridge_model::{EntityId, RelPath};
@@ -14,10 +14,12 @@ pub struct Resolver<'a> {
     npm: BTreeMap<&'a str, &'a Package>,
     /// Crate name with `-` folded to `_` → (package, crate root file).
     crates: BTreeMap<String, (&'a Package, Option<RelPath>)>,
-    cargo_packages: Vec<(&'a Package, Option<RelPath>)>,
-    python_roots: Vec<RelPath>,
+    /// Cargo package directory → its crate root file.
+    cargo_roots: HashMap<RelPath, Option<RelPath>>,
+    /// Top-level Python name → the import roots that hold it.
+    python_tops: HashMap<String, Vec<RelPath>>,
     python_names: HashSet<String>,
-    go_modules: Vec<(&'a str, &'a RelPath)>,
+    go_modules: HashMap<&'a str, &'a RelPath>,
     /// Directory → its non-test Go modules, sorted.
     go_dirs: BTreeMap<RelPath, Vec<EntityId>>,
 }
@@ -46,15 +48,20 @@ impl<'a> Resolver<'a> {
         for targets in go_dirs.values_mut() {
             targets.sort();
         }
+        let python_modules: Vec<&RelPath> = modules
+            .iter()
+            .filter(|m| matches!(m.extension(), Some("py" | "pyi")))
+            .collect();
+        let mut python_roots: HashSet<RelPath> = HashSet::new();
         let modules: HashSet<&str> = modules.iter().map(RelPath::as_str).collect();
         let mut resolver = Resolver {
             go_dirs,
             npm: BTreeMap::new(),
             crates: BTreeMap::new(),
-            cargo_packages: Vec::new(),
-            python_roots: Vec::new(),
+            cargo_roots: HashMap::new(),
+            python_tops: HashMap::new(),
             python_names: HashSet::new(),
-            go_modules: Vec::new(),
+            go_modules: HashMap::new(),
             modules,
         };
         for package in packages {
@@ -68,29 +75,56 @@ impl<'a> Resolver<'a> {
                         .crates
                         .entry(package.name.replace('-', "_"))
                         .or_insert((package, root_file.clone()));
-                    resolver.cargo_packages.push((package, root_file));
+                    resolver
+                        .cargo_roots
+                        .entry(package.path.clone())
+                        .or_insert(root_file);
                 }
                 Ecosystem::Python => {
                     resolver
                         .python_names
                         .insert(package.name.replace('-', "_").to_lowercase());
                     if let Some(src) = package.path.join("src") {
-                        resolver.python_roots.push(src);
+                        python_roots.insert(src);
                     }
-                    resolver.python_roots.push(package.path.clone());
+                    python_roots.insert(package.path.clone());
                 }
-                Ecosystem::Go => resolver
-                    .go_modules
-                    .push((package.name.as_str(), &package.path)),
+                Ecosystem::Go => {
+                    resolver
+                        .go_modules
+                        .entry(package.name.as_str())
+                        .or_insert(&package.path);
+                }
             }
         }
-        resolver.python_roots.push(RelPath::root());
-        resolver.python_roots.sort();
-        resolver.python_roots.dedup();
-        // Longest module path first, so nested modules win over their parents.
-        resolver
-            .go_modules
-            .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(b.0)));
+        python_roots.insert(RelPath::root());
+        // Index each root by the top-level names below it, so an absolute import looks only at
+        // the roots that can hold it (not at every project in a large monorepo).
+        for module in python_modules {
+            let mut ancestor = module.parent();
+            loop {
+                if python_roots.contains(&ancestor)
+                    && let Some(rest) = module.strip_dir(&ancestor)
+                {
+                    let first = rest.split('/').next().unwrap_or(rest);
+                    let top = first
+                        .strip_suffix(".pyi")
+                        .or_else(|| first.strip_suffix(".py"))
+                        .unwrap_or(first);
+                    let bases = resolver.python_tops.entry(top.to_owned()).or_default();
+                    if !bases.contains(&ancestor) {
+                        bases.push(ancestor.clone());
+                    }
+                }
+                if ancestor.is_root() {
+                    break;
+                }
+                ancestor = ancestor.parent();
+            }
+        }
+        for bases in resolver.python_tops.values_mut() {
+            bases.sort();
+        }
         resolver
     }
 
@@ -243,11 +277,16 @@ impl<'a> Resolver<'a> {
             return (ImportResolution::External, Vec::new());
         };
         let crate_root = || {
-            self.cargo_packages
-                .iter()
-                .filter(|(p, _)| from.is_within(&p.path))
-                .max_by_key(|(p, _)| p.path.depth())
-                .and_then(|(_, root)| root.clone())
+            let mut dir = from.parent();
+            loop {
+                if let Some(root) = self.cargo_roots.get(&dir) {
+                    return root.clone();
+                }
+                if dir.is_root() {
+                    return None;
+                }
+                dir = dir.parent();
+            }
         };
         let (start_file, rest) = match *first {
             "crate" => (crate_root(), &segments[1..]),
@@ -339,7 +378,8 @@ impl<'a> Resolver<'a> {
             }
             vec![base]
         } else {
-            self.python_roots.clone()
+            let top = dotted.split('.').next().unwrap_or(dotted);
+            self.python_tops.get(top).cloned().unwrap_or_default()
         };
         let rel = dotted.replace('.', "/");
         for base in &bases {
@@ -381,29 +421,29 @@ impl<'a> Resolver<'a> {
     }
 
     fn go(&self, specifier: &str) -> Resolved {
-        for (module_path, root) in &self.go_modules {
-            let rest = if specifier == *module_path {
-                Some("")
-            } else {
-                specifier
-                    .strip_prefix(module_path)
-                    .and_then(|r| r.strip_prefix('/'))
-            };
-            let Some(rest) = rest else { continue };
-            let dir = if rest.is_empty() {
-                Some((*root).clone())
-            } else {
-                RelPath::join_normalized(root, rest)
-            };
-            let Some(dir) = dir else {
-                return (ImportResolution::Unresolved, Vec::new());
-            };
-            let targets = self.go_dirs.get(&dir).cloned().unwrap_or_default();
-            return if targets.is_empty() {
-                (ImportResolution::Unresolved, Vec::new())
-            } else {
-                (ImportResolution::Internal, targets)
-            };
+        // The longest module path that prefixes the import path wins (nested modules).
+        let mut prefix = specifier;
+        loop {
+            if let Some(root) = self.go_modules.get(prefix) {
+                let rest = specifier[prefix.len()..].trim_start_matches('/');
+                let dir = if rest.is_empty() {
+                    Some((*root).clone())
+                } else {
+                    RelPath::join_normalized(root, rest)
+                };
+                let targets = dir
+                    .and_then(|d| self.go_dirs.get(&d).cloned())
+                    .unwrap_or_default();
+                return if targets.is_empty() {
+                    (ImportResolution::Unresolved, Vec::new())
+                } else {
+                    (ImportResolution::Internal, targets)
+                };
+            }
+            match prefix.rfind('/') {
+                Some(i) => prefix = &prefix[..i],
+                None => break,
+            }
         }
         (ImportResolution::External, Vec::new())
     }

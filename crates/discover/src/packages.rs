@@ -95,15 +95,37 @@ fn package_manager(facts: &ManifestFacts, root: &RelPath, files: &BTreeSet<&str>
     }
 }
 
-/// The deepest package whose root contains `path`.
-pub fn owning_package<'p>(packages: &'p [Package], path: &RelPath) -> Option<&'p Package> {
-    packages
-        .iter()
-        .filter(|p| path.is_within(&p.path))
-        .max_by(|a, b| {
-            a.path
-                .depth()
-                .cmp(&b.path.depth())
-                .then_with(|| b.id.cmp(&a.id))
-        })
+/// Package roots by directory, for finding the package that owns a path in O(depth).
+pub struct PackageRoots<'p> {
+    by_root: std::collections::HashMap<&'p RelPath, &'p Package>,
+}
+
+impl<'p> PackageRoots<'p> {
+    /// Indexes packages by root (the first by id wins when two share a root).
+    pub fn new(packages: &'p [Package]) -> Self {
+        let mut by_root = std::collections::HashMap::new();
+        for package in packages {
+            by_root.entry(&package.path).or_insert(package);
+        }
+        PackageRoots { by_root }
+    }
+
+    /// The deepest package whose root contains `path` (`path` itself included).
+    pub fn owning(&self, path: &RelPath) -> Option<&'p Package> {
+        let mut dir = path.clone();
+        loop {
+            if let Some(package) = self.by_root.get(&dir) {
+                return Some(package);
+            }
+            if dir.is_root() {
+                return None;
+            }
+            dir = dir.parent();
+        }
+    }
+
+    /// The package whose root is exactly `dir`.
+    pub fn at(&self, dir: &RelPath) -> Option<&'p Package> {
+        self.by_root.get(dir).copied()
+    }
 }

@@ -9,6 +9,8 @@ use doc_bridge_model::retrieval::Field;
 use doc_bridge_model::{ContentHash, RelPath};
 use serde::{Deserialize, Serialize};
 
+use rayon::prelude::*;
+
 use crate::lexicon;
 use crate::table::{Table, TableBuilder, read_varint, write_varint};
 
@@ -173,7 +175,6 @@ impl Collection {
         let mut postings: HashMap<String, (Vec<u8>, u32, u32)> = HashMap::new();
         let mut lengths = Vec::with_capacity(projection.entries.len());
         let mut totals = [0f64; FIELD_COUNT];
-        let mut counts: HashMap<String, [u16; FIELD_COUNT]> = HashMap::new();
         let mut exact: HashMap<String, Vec<(u32, ExactKind)>> = HashMap::new();
         let by_id: HashMap<&str, u32> = projection
             .entries
@@ -181,31 +182,43 @@ impl Collection {
             .enumerate()
             .map(|(i, e)| (e.id.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
             .collect();
-        let mut entries = Vec::with_capacity(projection.entries.len());
-        for (index, entry) in projection.entries.iter().enumerate() {
-            let index = u32::try_from(index).unwrap_or(u32::MAX);
-            counts.clear();
-            let mut length = [0u32; FIELD_COUNT];
-            for (f, field) in Field::ALL.iter().enumerate() {
-                let text = entry
-                    .fields
-                    .get(field.name())
-                    .map(String::as_str)
-                    .unwrap_or("");
-                lexicon::tokenize(text, &mut |token| {
-                    length[f] += 1;
-                    match counts.get_mut(token) {
-                        Some(tf) => tf[f] = tf[f].saturating_add(1),
-                        None => {
-                            let mut tf = [0u16; FIELD_COUNT];
-                            tf[f] = 1;
-                            counts.insert(token.to_owned(), tf);
+        // Tokenizing is the expensive part and independent per entry: do it in parallel, then
+        // merge in entry order so every posting list stays sorted.
+        let analysed: Vec<(Vec<(String, [u16; FIELD_COUNT])>, [u32; FIELD_COUNT])> = projection
+            .entries
+            .par_iter()
+            .map(|entry| {
+                let mut counts: HashMap<String, [u16; FIELD_COUNT]> = HashMap::new();
+                let mut length = [0u32; FIELD_COUNT];
+                for (f, field) in Field::ALL.iter().enumerate() {
+                    let text = entry
+                        .fields
+                        .get(field.name())
+                        .map(String::as_str)
+                        .unwrap_or("");
+                    lexicon::tokenize(text, &mut |token| {
+                        length[f] += 1;
+                        match counts.get_mut(token) {
+                            Some(tf) => tf[f] = tf[f].saturating_add(1),
+                            None => {
+                                let mut tf = [0u16; FIELD_COUNT];
+                                tf[f] = 1;
+                                counts.insert(token.to_owned(), tf);
+                            }
                         }
-                    }
-                });
-                totals[f] += f64::from(length[f]);
+                    });
+                }
+                (counts.into_iter().collect(), length)
+            })
+            .collect();
+        let mut entries = Vec::with_capacity(projection.entries.len());
+        for ((index, entry), (terms, length)) in projection.entries.iter().enumerate().zip(analysed)
+        {
+            let index = u32::try_from(index).unwrap_or(u32::MAX);
+            for (f, total) in totals.iter_mut().enumerate() {
+                *total += f64::from(length[f]);
             }
-            for (term, tf) in counts.drain() {
+            for (term, tf) in terms {
                 let list = postings.entry(term).or_insert_with(|| (Vec::new(), 0, 0));
                 encode_posting(&mut list.0, list.2, index, &tf);
                 list.1 += 1;

@@ -12,6 +12,10 @@ pub struct Graph<'a> {
     by_id: HashMap<&'a EntityId, &'a Entity>,
     inbound: HashMap<&'a EntityId, Vec<&'a Relation>>,
     outbound: HashMap<&'a EntityId, Vec<&'a Relation>>,
+    /// Documents in path order.
+    documents: Vec<&'a Document>,
+    /// Curated agent documents by front matter `owner`.
+    agent_docs_by_owner: HashMap<&'a str, Vec<&'a Document>>,
 }
 
 impl<'a> Graph<'a> {
@@ -24,11 +28,28 @@ impl<'a> Graph<'a> {
             inbound.entry(&relation.to).or_default().push(relation);
             outbound.entry(&relation.from).or_default().push(relation);
         }
+        let mut documents: Vec<&Document> = snapshot
+            .entities
+            .iter()
+            .filter_map(|e| match e {
+                Entity::Document(d) => Some(d),
+                _ => None,
+            })
+            .collect();
+        documents.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut agent_docs_by_owner: HashMap<&str, Vec<&Document>> = HashMap::new();
+        for doc in &documents {
+            if let (true, Some(owner)) = (doc.agent_doc, doc.owner.as_deref()) {
+                agent_docs_by_owner.entry(owner).or_default().push(doc);
+            }
+        }
         Graph {
             snapshot,
             by_id,
             inbound,
             outbound,
+            documents,
+            agent_docs_by_owner,
         }
     }
 
@@ -79,12 +100,31 @@ impl<'a> Graph<'a> {
         })
     }
 
-    /// Every document.
-    pub fn documents(&self) -> impl Iterator<Item = &'a Document> + 'a {
-        self.snapshot.entities.iter().filter_map(|e| match e {
-            Entity::Document(d) => Some(d),
-            _ => None,
-        })
+    /// Every document, in path order.
+    pub fn documents(&self) -> impl Iterator<Item = &'a Document> + '_ {
+        self.documents.iter().copied()
+    }
+
+    /// Documents strictly below `dir`, in path order (a binary search, not a scan).
+    pub fn documents_within(&self, dir: &RelPath) -> &[&'a Document] {
+        if dir.is_root() {
+            return &self.documents;
+        }
+        let prefix = format!("{dir}/");
+        let start = self
+            .documents
+            .partition_point(|d| d.path.as_str() < prefix.as_str());
+        let end = start
+            + self.documents[start..].partition_point(|d| d.path.as_str().starts_with(&prefix));
+        &self.documents[start..end]
+    }
+
+    /// Curated agent documents whose `owner` is `name`, in path order.
+    pub fn agent_docs_owned_by(&self, name: &str) -> &[&'a Document] {
+        self.agent_docs_by_owner
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// Whether a file was inventoried.

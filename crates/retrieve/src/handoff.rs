@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use doc_bridge_model::index::{Handoff, HandoffTarget};
-use doc_bridge_model::snapshot::{Document, Ecosystem, Entity, Package, RelationKind};
+use doc_bridge_model::snapshot::{Document, Ecosystem, Package, RelationKind};
 use doc_bridge_model::{EntityId, RelPath};
 
 use crate::graph::Graph;
@@ -44,10 +44,11 @@ pub fn reading_list(
     {
         push(doc, "ownership agent doc", &mut ordered);
     }
-    let mut owned: Vec<&Document> = graph
-        .documents()
-        .filter(|d| d.agent_doc && d.owner.as_deref().is_some_and(|o| owner_names.contains(&o)))
+    let mut owned: Vec<&Document> = owner_names
+        .iter()
+        .flat_map(|name| graph.agent_docs_owned_by(name).iter().copied())
         .collect();
+    owned.dedup_by(|a, b| a.path == b.path);
     owned.sort_by(|a, b| a.path.cmp(&b.path));
     for doc in owned {
         push(doc.path.clone(), "agent doc naming the owner", &mut ordered);
@@ -100,10 +101,11 @@ pub fn reading_list(
         );
     }
     // Documents inside the scope itself (a package's README), then the corpus index.
-    let mut inside: Vec<&Document> = graph
-        .documents()
-        .filter(|d| !scope.is_root() && d.path.is_within(scope))
-        .collect();
+    let mut inside: Vec<&Document> = if scope.is_root() {
+        Vec::new()
+    } else {
+        graph.documents_within(scope).to_vec()
+    };
     inside.sort_by(|a, b| {
         a.path
             .depth()
@@ -288,20 +290,23 @@ fn ecosystem_name(ecosystem: Ecosystem) -> &'static str {
     }
 }
 
-/// The ids of `package` and the areas and modules it owns: those within its root but not
-/// within a nested package's root (a workspace root does not own its members' code).
+/// The ids of `package` and the areas and modules it owns: the areas it `contains` and their
+/// modules (a workspace root does not own its members' code).
 pub fn package_targets(graph: &Graph<'_>, package: &Package) -> BTreeSet<EntityId> {
-    let nested: Vec<&RelPath> = graph
-        .packages()
-        .filter(|p| p.path != package.path && p.path.is_within(&package.path))
-        .map(|p| &p.path)
-        .collect();
-    let mut targets: BTreeSet<EntityId> = graph
-        .within(&package.path)
-        .filter(|e| matches!(e, Entity::Area(_) | Entity::Module(_)))
-        .filter(|e| !nested.iter().any(|n| e.path().is_within(n)))
-        .map(|e| e.id().clone())
-        .collect();
-    targets.insert(package.id.clone());
+    let mut targets = BTreeSet::from([package.id.clone()]);
+    for area in graph
+        .outbound(&package.id)
+        .iter()
+        .filter(|r| r.kind == RelationKind::Contains)
+    {
+        targets.insert(area.to.clone());
+        for module in graph
+            .outbound(&area.to)
+            .iter()
+            .filter(|r| r.kind == RelationKind::Contains)
+        {
+            targets.insert(module.to.clone());
+        }
+    }
     targets
 }

@@ -146,6 +146,14 @@ const STOPWORDS: &[&str] = &[
 
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 
+/// Distinct words memoized per thread before the memo starts over (bounds memory on huge corpora).
+const MEMO_LIMIT: usize = 1 << 18;
+
+thread_local! {
+    static STEMS: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
 fn is_stopword(token: &str) -> bool {
     STOPWORDS.binary_search(&token).is_ok()
 }
@@ -254,10 +262,24 @@ fn plain(token: &str, emit: &mut impl FnMut(&str)) {
     if token.chars().count() < 2 || is_stopword(token) {
         return;
     }
-    if token.chars().all(|c| c.is_ascii_alphabetic()) {
-        let stem = STEMMER.stem(token);
-        if stem.len() >= 2 {
-            emit(&stem);
+    if token.bytes().all(|c| c.is_ascii_alphabetic()) {
+        // Stemming dominates tokenizing; a per-thread memo pays it once per distinct word.
+        let emitted = STEMS.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.len() > MEMO_LIMIT {
+                memo.clear();
+            }
+            let stem = memo
+                .entry(token.to_owned())
+                .or_insert_with(|| STEMMER.stem(token).into_owned());
+            if stem.len() >= 2 {
+                emit(stem);
+                true
+            } else {
+                false
+            }
+        });
+        if emitted {
             return;
         }
     }

@@ -9,6 +9,7 @@ use crate::pipeline::{
 };
 use crate::progress::Progress;
 use crate::repo::Repo;
+use crate::timing::phase;
 
 /// `doc-bridge index [--check]`.
 pub fn run(args: &IndexArgs) -> CommandResult {
@@ -19,9 +20,15 @@ pub fn run(args: &IndexArgs) -> CommandResult {
     let progress = Progress::new(args.common.quiet);
     let (snapshot, walked) = pipeline::scan(&repo, &progress)?;
     let (index, collection) = pipeline::index(&repo, &snapshot);
-    let wrote_snapshot = write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
-    let wrote_index = write_if_changed(&repo.artifact(INDEX_FILE), &index)?;
-    pipeline::write_caches(&repo, &walked, &snapshot, &index, collection);
+    let wrote_snapshot = phase("write snapshot", || {
+        write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)
+    })?;
+    let wrote_index = phase("write index", || {
+        write_if_changed(&repo.artifact(INDEX_FILE), &index)
+    })?;
+    phase("write caches", || {
+        pipeline::write_caches(&repo, &walked, &snapshot, &index, collection)
+    });
     let counts = entity_counts(&snapshot);
     if args.json {
         let report = json!({

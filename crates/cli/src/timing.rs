@@ -1,0 +1,23 @@
+//! Phase timings on stderr when `DOC_BRIDGE_TIMINGS` is set: how benchmarks see where time goes.
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+fn enabled() -> bool {
+    static ENABLED: OnceLock<bool> = OnceLock::new();
+    *ENABLED.get_or_init(|| std::env::var_os("DOC_BRIDGE_TIMINGS").is_some())
+}
+
+/// Runs `work`, printing how long it took under `label` when timings are enabled.
+pub fn phase<T>(label: &str, work: impl FnOnce() -> T) -> T {
+    if !enabled() {
+        return work();
+    }
+    let start = Instant::now();
+    let result = work();
+    eprintln!(
+        "timing {label}: {:.1} ms",
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+    result
+}
