@@ -481,10 +481,10 @@ impl<'a> Builder<'a> {
     fn resolve_cover(&self, cover: &str, dir: &RelPath) -> Option<EntityId> {
         let cover = cover.trim();
         for prefix in ["document:", "module:", "area:", "package:"] {
-            if cover.starts_with(prefix) {
+            if let Some(rest) = cover.strip_prefix(prefix) {
                 let id = EntityId::from_raw(cover);
                 let known = self.package_named.values().any(|p| *p == id)
-                    || RelPath::new(&cover[prefix.len()..]).is_some_and(|path| {
+                    || RelPath::new(rest).is_some_and(|path| {
                         self.entity_at(&path).as_ref() == Some(&id)
                             || (prefix == "document:" && self.files.contains_key(path.as_str()))
                     });

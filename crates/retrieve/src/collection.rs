@@ -83,6 +83,9 @@ pub struct EntryMeta {
     pub neighbours: Vec<u32>,
 }
 
+/// One entry's terms with their per-field frequencies, and its field lengths.
+type AnalysedEntry = (Vec<(String, [u16; FIELD_COUNT])>, [u32; FIELD_COUNT]);
+
 /// The searchable collection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Collection {
@@ -184,7 +187,7 @@ impl Collection {
             .collect();
         // Tokenizing is the expensive part and independent per entry: do it in parallel, then
         // merge in entry order so every posting list stays sorted.
-        let analysed: Vec<(Vec<(String, [u16; FIELD_COUNT])>, [u32; FIELD_COUNT])> = projection
+        let analysed: Vec<AnalysedEntry> = projection
             .entries
             .par_iter()
             .map(|entry| {
