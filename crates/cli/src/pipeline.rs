@@ -108,14 +108,18 @@ pub fn snapshot_inputs(repo: &Repo, snapshot: &Snapshot) -> Inputs {
 /// The inputs fingerprint of the repository as it is now, by hashing only: files whose size and
 /// modification time match the stamp cache are not read again.
 pub fn current_inputs(repo: &Repo) -> Result<Inputs, UserError> {
-    let walked =
-        walk(&repo.root, &walk_options(repo)).map_err(|e| UserError::error(e.to_string()))?;
+    let walked = phase("walk", || walk(&repo.root, &walk_options(repo)))
+        .map_err(|e| UserError::error(e.to_string()))?;
     let stamps_path = repo.artifact(STAMPS_FILE);
-    let stamps = std::fs::read(&stamps_path)
-        .map(|b| Stamps::from_bytes(&b))
-        .unwrap_or_default();
+    let stamps = phase("read stamps", || {
+        std::fs::read(&stamps_path)
+            .map(|b| Stamps::from_bytes(&b))
+            .unwrap_or_default()
+    });
     let now = now_ns();
-    let (hashes, read) = hash_all_stamped(&walked.files, &stamps, now);
+    let (hashes, read) = phase("hash files", || {
+        hash_all_stamped(&walked.files, &stamps, now)
+    });
     if read > 0 {
         // Best effort: the stamp cache is a speed-up; failing to write it changes no answer.
         let _ = write_atomic(
@@ -124,11 +128,9 @@ pub fn current_inputs(repo: &Repo) -> Result<Inputs, UserError> {
         );
     }
     let files: BTreeMap<RelPath, ContentHash> = hashes.into_iter().collect();
-    Ok(fingerprint(
-        files,
-        configuration_hash(&repo.config),
-        analyzer_versions(),
-    ))
+    Ok(phase("fingerprint", || {
+        fingerprint(files, configuration_hash(&repo.config), analyzer_versions())
+    }))
 }
 
 /// The stamp cache, under `.doc-bridge/`.
@@ -212,10 +214,14 @@ pub struct Searchable {
 /// read and verified ([`load_for_query`]) and the cache rebuilt.
 pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, UserError> {
     if let Some(stamp) = file_stamp(&repo.artifact(INDEX_FILE))
-        && let Ok(bytes) = std::fs::read(repo.artifact(SEARCH_CACHE_FILE))
-        && let Some(cache) = SearchCache::from_bytes(&bytes, &stamp)
+        && let Ok(bytes) = phase("read search cache", || {
+            std::fs::read(repo.artifact(SEARCH_CACHE_FILE))
+        })
+        && let Some(cache) = phase("decode search cache", || {
+            SearchCache::from_bytes(&bytes, &stamp)
+        })
     {
-        let current = current_inputs(repo)?;
+        let current = phase("fingerprint inputs", || current_inputs(repo))?;
         if current.hash == cache.inputs_hash {
             return Ok(Searchable {
                 collection: cache.collection,

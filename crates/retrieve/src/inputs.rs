@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use doc_bridge_model::config::Config;
-use doc_bridge_model::hash::hash_canonical;
+use doc_bridge_model::hash::{StreamingHasher, hash_canonical};
 use doc_bridge_model::index::{INPUTS_VERSION, Inputs};
 use doc_bridge_model::retrieval::LEXICON_VERSION;
 use doc_bridge_model::{ContentHash, RelPath};
@@ -24,21 +24,38 @@ pub fn configuration_hash(config: &Config) -> ContentHash {
     hash_canonical(&value).unwrap_or_else(|_| ContentHash::of_bytes(b""))
 }
 
-/// Builds the fingerprint.
+/// Builds the fingerprint. `inputs.hash` (version 1) is sha256 over a line-oriented stream, so it
+/// costs one pass and no allocation per file (search recomputes it on every call):
+///
+/// ```text
+/// doc-bridge-inputs v1\n
+/// lexicon <lexiconVersion> projection <projectionVersion>\n
+/// analyzer <name> <version>\n            (per analyzer, in name order)
+/// configuration <configurationHash>\n
+/// file <contentHash> <path>\0            (per file, in path order; NUL cannot occur in a path,
+///                                       a newline can)
+/// ```
 pub fn fingerprint(
     files: BTreeMap<RelPath, ContentHash>,
     configuration_hash: ContentHash,
     analyzers: BTreeMap<String, u32>,
 ) -> Inputs {
-    let hash = hash_canonical(&serde_json::json!({
-        "version": INPUTS_VERSION,
-        "files": files,
-        "configuration": configuration_hash,
-        "analyzers": analyzers,
-        "lexiconVersion": LEXICON_VERSION,
-        "projectionVersion": PROJECTION_VERSION,
-    }))
-    .unwrap_or_else(|_| ContentHash::of_bytes(b""));
+    let mut hasher = StreamingHasher::default();
+    hasher.update(format!("doc-bridge-inputs v{INPUTS_VERSION}\n").as_bytes());
+    hasher
+        .update(format!("lexicon {LEXICON_VERSION} projection {PROJECTION_VERSION}\n").as_bytes());
+    for (name, version) in &analyzers {
+        hasher.update(format!("analyzer {name} {version}\n").as_bytes());
+    }
+    hasher.update(format!("configuration {configuration_hash}\n").as_bytes());
+    for (path, hash) in &files {
+        hasher.update(b"file ");
+        hasher.update(hash.as_str().as_bytes());
+        hasher.update(b" ");
+        hasher.update(path.as_str().as_bytes());
+        hasher.update(b"\0");
+    }
+    let hash = hasher.finish();
     Inputs {
         hash,
         file_count: files.len() as u64,
@@ -47,5 +64,73 @@ pub fn fingerprint(
         files,
         configuration_hash,
         analyzers,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(entries: &[(&str, &[u8])]) -> BTreeMap<RelPath, ContentHash> {
+        entries
+            .iter()
+            .map(|(p, b)| (RelPath::new(p).unwrap(), ContentHash::of_bytes(b)))
+            .collect()
+    }
+
+    #[test]
+    fn fingerprint_moves_with_any_file_path_content_or_configuration() {
+        let config = ContentHash::of_bytes(b"c");
+        let base = fingerprint(
+            files(&[("a.md", b"1"), ("b.md", b"2")]),
+            config.clone(),
+            BTreeMap::new(),
+        );
+        let renamed = fingerprint(
+            files(&[("a.md", b"1"), ("c.md", b"2")]),
+            config.clone(),
+            BTreeMap::new(),
+        );
+        let edited = fingerprint(
+            files(&[("a.md", b"1"), ("b.md", b"3")]),
+            config.clone(),
+            BTreeMap::new(),
+        );
+        let reconfigured = fingerprint(
+            files(&[("a.md", b"1"), ("b.md", b"2")]),
+            ContentHash::of_bytes(b"d"),
+            BTreeMap::new(),
+        );
+        let reanalysed = fingerprint(
+            files(&[("a.md", b"1"), ("b.md", b"2")]),
+            config.clone(),
+            BTreeMap::from([("markdown".to_owned(), 2)]),
+        );
+        for other in [&renamed, &edited, &reconfigured, &reanalysed] {
+            assert_ne!(base.hash, other.hash);
+        }
+        assert_eq!(
+            base.hash,
+            fingerprint(
+                files(&[("b.md", b"2"), ("a.md", b"1")]),
+                config,
+                BTreeMap::new()
+            )
+            .hash
+        );
+    }
+
+    #[test]
+    fn paths_with_newlines_cannot_forge_another_file_list() {
+        let config = ContentHash::of_bytes(b"c");
+        let hash = ContentHash::of_bytes(b"x");
+        let sneaky = format!("a\nfile {hash} b");
+        let one = fingerprint(
+            files(&[(sneaky.as_str(), b"x")]),
+            config.clone(),
+            BTreeMap::new(),
+        );
+        let two = fingerprint(files(&[("a", b"x"), ("b", b"x")]), config, BTreeMap::new());
+        assert_ne!(one.hash, two.hash);
     }
 }
