@@ -663,6 +663,14 @@ fn cap_translations(entries: &[EntryMeta], scored: &mut [Scored], asked: &str) {
                     .is_some_and(|p| p.eq_ignore_ascii_case(asked))
         })
     };
+    // Most queries have no translation among their candidates: skip the page-key work then.
+    let translations = scored.iter().any(|s| {
+        let e = &entries[s.entry];
+        e.kind == "document" && !in_asked(e)
+    });
+    if !translations {
+        return;
+    }
     let asked_scores: Vec<((String, Option<String>), f64)> = scored
         .iter()
         .filter(|s| entries[s.entry].kind == "document" && in_asked(&entries[s.entry]))
