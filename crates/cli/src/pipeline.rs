@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::areas::AreaRules;
 use doc_bridge_discover::observe::{ObservedFile, observe_all};
 use doc_bridge_discover::stamps::{Stamps, hash_all_stamped, now_ns};
@@ -38,15 +39,24 @@ fn walk_options(repo: &Repo) -> WalkOptions {
 
 /// Walks and observes the repository, and builds the snapshot (keeping the previous
 /// `generatedAt` when the content did not change).
-pub fn scan(repo: &Repo, progress: &Progress) -> Result<(Snapshot, Vec<WalkedFile>), UserError> {
+pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
     let walked = phase("walk", || walk(&repo.root, &walk_options(repo)))
         .map_err(|e| UserError::error(e.to_string()))?;
     let bar = progress.bar(walked.files.len() as u64, "analysing");
+    let cache = std::fs::read(repo.artifact(ANALYSIS_CACHE_FILE))
+        .map(|b| AnalysisCache::from_bytes(&b))
+        .unwrap_or_default();
     let observed: Vec<ObservedFile> = phase("observe", || {
-        observe_all(&walked.files, repo.config.safety.max_file_bytes(), &|| {
-            bar.inc(1)
-        })
+        observe_all(
+            &walked.files,
+            repo.config.safety.max_file_bytes(),
+            &cache,
+            &|| bar.inc(1),
+        )
     });
+    drop(cache);
+    let analyses = AnalysisCache::from_observed(&observed);
+    let reused = observed.iter().filter(|f| f.reused).count();
     bar.finish_and_clear();
     let options = BuildOptions {
         project_name: project_name(repo, &observed),
@@ -72,8 +82,30 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<(Snapshot, Vec<WalkedFil
     {
         snapshot.generated_at = previous.generated_at;
     }
-    Ok((snapshot, walked.files))
+    Ok(Scanned {
+        snapshot,
+        walked: walked.files,
+        analyses,
+        reused,
+    })
 }
+
+/// What a scan produced: the snapshot, the walked files (for stamps) and this run's analyses (for
+/// the analysis cache).
+pub struct Scanned {
+    /// The snapshot.
+    pub snapshot: Snapshot,
+    /// The walked files.
+    pub walked: Vec<WalkedFile>,
+    /// Source analyses to cache.
+    pub analyses: AnalysisCache,
+    /// Modules whose analysis came from the cache (reported, never written to an artifact: the
+    /// artifacts of an unchanged repository must not depend on cache state).
+    pub reused: usize,
+}
+
+/// The analysis cache, under `.doc-bridge/`.
+pub const ANALYSIS_CACHE_FILE: &str = "cache/analyses.bin";
 
 /// The project name: configured, else the root package's name, else the directory name.
 fn project_name(repo: &Repo, observed: &[ObservedFile]) -> String {
@@ -166,7 +198,9 @@ pub fn write_caches(
     snapshot: &Snapshot,
     index: &DocBridgeIndexV1,
     collection: Collection,
+    analyses: &AnalysisCache,
 ) {
+    let _ = write_atomic(&repo.artifact(ANALYSIS_CACHE_FILE), &analyses.to_bytes());
     let hashes: Vec<(RelPath, ContentHash)> = snapshot
         .files
         .iter()

@@ -113,3 +113,28 @@ fn unchanged_repository_rewrites_nothing_and_keeps_generated_at() {
     assert_ne!(before, artifact_bytes(dir.path(), "index.json"));
     assert_eq!(after["generatedAt"], "1970-01-24T03:33:20.000Z");
 }
+
+#[test]
+fn analysis_cache_is_reused_and_never_changes_the_artifacts() {
+    let dir = fixture_copy("ts-workspace");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = run(dir.path(), args);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let first = json(&["index", "--json"]);
+    assert_eq!(first["reusedAnalyses"], 0);
+    let snapshot = artifact_bytes(dir.path(), "snapshot.json");
+    let index_bytes = artifact_bytes(dir.path(), "index.json");
+
+    let second = json(&["index", "--json"]);
+    assert_eq!(second["reusedAnalyses"], first["entities"]["module"]);
+    assert_eq!(second["written"]["snapshot"], false);
+    assert_same_bytes(&snapshot, &artifact_bytes(dir.path(), "snapshot.json"), "snapshot after reuse");
+
+    // A corrupt cache is ignored, and the result is the same.
+    std::fs::write(dir.path().join(".doc-bridge/cache/analyses.bin"), b"\x01\x02garbage").unwrap();
+    let third = json(&["index", "--json"]);
+    assert_eq!(third["reusedAnalyses"], 0);
+    assert_same_bytes(&index_bytes, &artifact_bytes(dir.path(), "index.json"), "index after a corrupt cache");
+}

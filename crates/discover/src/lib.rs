@@ -5,6 +5,7 @@
 //! followed) and never calls an agent; the snapshot is a pure function of the files' bytes and
 //! the configuration.
 
+pub mod analysis_cache;
 pub mod areas;
 pub mod build;
 pub mod documents;

@@ -10,6 +10,7 @@ use doc_bridge_model::{ContentHash, RelPath};
 use doc_bridge_source::{Language, SourceFacts};
 use rayon::prelude::*;
 
+use crate::analysis_cache::AnalysisCache;
 use crate::manifest::{self, ManifestFacts, manifest_ecosystem};
 use crate::walk::WalkedFile;
 
@@ -35,6 +36,8 @@ pub struct ObservedFile {
     pub analysis: Analysis,
     /// Problems with this file.
     pub diagnostics: Vec<Diagnostic>,
+    /// The analysis came from the analysis cache.
+    pub reused: bool,
 }
 
 /// What kind of analysis a path calls for.
@@ -76,12 +79,13 @@ pub fn classify(path: &RelPath) -> Kind {
 pub fn observe_all(
     files: &[WalkedFile],
     max_file_bytes: u64,
+    cache: &AnalysisCache,
     on_file: &(dyn Fn() + Sync),
 ) -> Vec<ObservedFile> {
     files
         .par_iter()
         .map(|file| {
-            let observed = observe(file, max_file_bytes);
+            let observed = observe(file, max_file_bytes, cache);
             on_file();
             observed
         })
@@ -89,7 +93,7 @@ pub fn observe_all(
 }
 
 /// Reads, hashes and analyses one file. Never panics; I/O problems become diagnostics.
-pub fn observe(file: &WalkedFile, max_file_bytes: u64) -> ObservedFile {
+pub fn observe(file: &WalkedFile, max_file_bytes: u64, cache: &AnalysisCache) -> ObservedFile {
     let kind = classify(&file.path);
     let analysable = !matches!(kind, Kind::Other);
     let record = |bytes: u64, hash: ContentHash, class: FileClass, lines: Option<u32>| FileRecord {
@@ -122,6 +126,7 @@ pub fn observe(file: &WalkedFile, max_file_bytes: u64) -> ObservedFile {
                     ));
                 }
                 ObservedFile {
+                    reused: false,
                     record: record(bytes, hash, class, None),
                     analysis: Analysis::None,
                     diagnostics,
@@ -139,6 +144,7 @@ pub fn observe(file: &WalkedFile, max_file_bytes: u64) -> ObservedFile {
     let size = bytes.len() as u64;
     if !analysable {
         return ObservedFile {
+            reused: false,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
@@ -148,6 +154,7 @@ pub fn observe(file: &WalkedFile, max_file_bytes: u64) -> ObservedFile {
         Ok(text) => text,
         Err(diagnostic) => {
             return ObservedFile {
+                reused: false,
                 record: record(size, hash, FileClass::Unreadable, None),
                 analysis: Analysis::None,
                 diagnostics: vec![*diagnostic],
@@ -170,13 +177,16 @@ pub fn observe(file: &WalkedFile, max_file_bytes: u64) -> ObservedFile {
                 ));
             }
             ObservedFile {
+                reused: false,
                 record: record(size, hash, FileClass::Document, lines),
                 analysis: Analysis::Document(Box::new(facts)),
                 diagnostics,
             }
         }
         Kind::Module(language) => {
-            let facts = doc_bridge_source::analyze(language, &bytes);
+            let cached = cache.get(language, &hash).cloned();
+            let reused = cached.is_some();
+            let facts = cached.unwrap_or_else(|| doc_bridge_source::analyze(language, &bytes));
             let diagnostics = facts
                 .syntax_errors
                 .first()
@@ -199,15 +209,18 @@ pub fn observe(file: &WalkedFile, max_file_bytes: u64) -> ObservedFile {
                 record: record(size, hash, FileClass::Module, lines),
                 analysis: Analysis::Module(language, Box::new(facts)),
                 diagnostics,
+                reused,
             }
         }
         Kind::Manifest(ecosystem) => match manifest::analyze(ecosystem, text) {
             Ok(facts) => ObservedFile {
+                reused: false,
                 record: record(size, hash, FileClass::Manifest, lines),
                 analysis: Analysis::Manifest(Box::new(facts)),
                 diagnostics: Vec::new(),
             },
             Err(message) => ObservedFile {
+                reused: false,
                 record: record(size, hash, FileClass::Manifest, lines),
                 analysis: Analysis::None,
                 diagnostics: vec![Diagnostic::new(
@@ -221,11 +234,13 @@ pub fn observe(file: &WalkedFile, max_file_bytes: u64) -> ObservedFile {
             },
         },
         Kind::Config => ObservedFile {
+            reused: false,
             record: record(size, hash, FileClass::Config, lines),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
         },
         Kind::Other => ObservedFile {
+            reused: false,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
@@ -286,6 +301,7 @@ fn hash_streaming(path: &std::path::Path) -> std::io::Result<(ContentHash, u64)>
 
 fn unreadable(file: &WalkedFile, error: &std::io::Error) -> ObservedFile {
     ObservedFile {
+        reused: false,
         record: FileRecord {
             path: file.path.clone(),
             bytes: file.bytes,

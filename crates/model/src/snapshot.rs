@@ -549,7 +549,4 @@ pub struct SnapshotStats {
     pub relations: BTreeMap<String, u64>,
     /// Diagnostics by code.
     pub diagnostics: BTreeMap<String, u64>,
-    /// Files whose analysis came from the cache.
-    #[serde(default)]
-    pub reused_analyses: u64,
 }

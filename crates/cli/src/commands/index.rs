@@ -18,7 +18,8 @@ pub fn run(args: &IndexArgs) -> CommandResult {
         return check(&repo, args.json);
     }
     let progress = Progress::new(args.common.quiet);
-    let (snapshot, walked) = pipeline::scan(&repo, &progress)?;
+    let scanned = pipeline::scan(&repo, &progress)?;
+    let snapshot = scanned.snapshot;
     let (index, collection) = pipeline::index(&repo, &snapshot);
     let wrote_snapshot = phase("write snapshot", || {
         write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)
@@ -27,7 +28,14 @@ pub fn run(args: &IndexArgs) -> CommandResult {
         write_if_changed(&repo.artifact(INDEX_FILE), &index)
     })?;
     phase("write caches", || {
-        pipeline::write_caches(&repo, &walked, &snapshot, &index, collection)
+        pipeline::write_caches(
+            &repo,
+            &scanned.walked,
+            &snapshot,
+            &index,
+            collection,
+            &scanned.analyses,
+        )
     });
     let counts = entity_counts(&snapshot);
     if args.json {
@@ -40,6 +48,7 @@ pub fn run(args: &IndexArgs) -> CommandResult {
             "snapshotHash": snapshot.content_hash,
             "indexHash": index.content_hash,
             "written": {"snapshot": wrote_snapshot, "index": wrote_index},
+            "reusedAnalyses": scanned.reused,
         });
         crate::outln!("{report:#}");
     } else {
@@ -113,7 +122,7 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
 /// `doc-bridge scan`: the snapshot only.
 pub fn scan(args: &ScanArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
-    let (snapshot, _) = pipeline::scan(&repo, &Progress::new(args.common.quiet))?;
+    let snapshot = pipeline::scan(&repo, &Progress::new(args.common.quiet))?.snapshot;
     let wrote = write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
     let counts = entity_counts(&snapshot);
     if args.json {
