@@ -1,0 +1,135 @@
+//! The search cache is untrusted input: any bytes either fail to decode or decode into a
+//! collection that ranks without panicking.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use doc_bridge_model::ContentHash;
+use doc_bridge_model::RelPath;
+use doc_bridge_model::index::RetrievalSettings;
+use doc_bridge_model::projection::{
+    EntryGraph, GraphParams, LexicalStats, ProjectedEntry, RetrievalIndexV1,
+};
+use doc_bridge_retrieve::cache::{FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
+use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_retrieve::rank::{SearchOptions, search};
+use proptest::prelude::*;
+
+fn projection() -> RetrievalIndexV1 {
+    let entries = (0..12)
+        .map(|i| {
+            let path = format!("docs/d{i}.md");
+            let mut fields = BTreeMap::new();
+            fields.insert("title".to_owned(), format!("rotation guide {i}"));
+            fields.insert(
+                "body".to_owned(),
+                "keys rotate signing cache ledger ".repeat(i + 1),
+            );
+            fields.insert("path".to_owned(), path.clone());
+            ProjectedEntry {
+                id: format!("document:{path}"),
+                kind: "document".into(),
+                path: RelPath::new(&path).unwrap(),
+                title: format!("rotation guide {i}"),
+                aliases: vec![format!("alias{i}")],
+                symbols: Vec::new(),
+                tags: Vec::new(),
+                fields,
+                graph: EntryGraph::default(),
+                content_hash: ContentHash::of_bytes(path.as_bytes()),
+                provenance: "observed".into(),
+                confidence: "observed".into(),
+                language: None,
+                audience: Vec::new(),
+                agent_doc: false,
+                target: None,
+                signal: 0.0,
+            }
+        })
+        .collect();
+    RetrievalIndexV1 {
+        schema_version: 1,
+        content_hash: ContentHash::of_bytes(b""),
+        snapshot_hash: ContentHash::of_bytes(b""),
+        overlay_hash: ContentHash::of_bytes(b""),
+        configuration_hash: ContentHash::of_bytes(b""),
+        lexicon_version: 1,
+        graph: GraphParams {
+            version: 1,
+            damping: 0.85,
+            iterations: 100,
+            tolerance: 1e-10,
+            edges: Vec::new(),
+        },
+        lexical: LexicalStats {
+            document_count: 12,
+            fields: Vec::new(),
+            average_field_lengths: BTreeMap::new(),
+        },
+        entries,
+    }
+}
+
+fn cache_bytes() -> (Vec<u8>, FileStamp) {
+    let stamp = FileStamp {
+        bytes: 1,
+        modified_ns: 2,
+        inode: 3,
+    };
+    let cache = SearchCache {
+        format: SEARCH_CACHE_FORMAT,
+        lexicon_version: 1,
+        index_stamp: stamp,
+        index_hash: ContentHash::of_bytes(b"i"),
+        inputs_hash: ContentHash::of_bytes(b"n"),
+        retrieval: RetrievalSettings {
+            lexicon_version: 1,
+            weights: BTreeMap::new(),
+            params: BTreeMap::new(),
+        },
+        collection: Collection::build(&projection()),
+    };
+    (cache.to_bytes(), stamp)
+}
+
+#[test]
+fn intact_cache_round_trips_and_ranks_like_a_fresh_build() {
+    let (bytes, stamp) = cache_bytes();
+    let decoded = SearchCache::from_bytes(&bytes, &stamp).unwrap();
+    let fresh = Collection::build(&projection());
+    let options = SearchOptions {
+        floor: 0.0,
+        ..SearchOptions::default()
+    };
+    let ids = |c: &Collection| {
+        search(c, "signing rotation", &options)
+            .iter()
+            .map(|h| h.entry)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&decoded.collection), ids(&fresh));
+    let other_stamp = FileStamp { bytes: 9, ..stamp };
+    assert!(SearchCache::from_bytes(&bytes, &other_stamp).is_none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn corrupted_caches_never_panic(flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..16), truncate in any::<prop::sample::Index>(), cut in any::<bool>()) {
+        let (mut bytes, stamp) = cache_bytes();
+        for (index, value) in flips {
+            let i = index.index(bytes.len());
+            bytes[i] ^= value | 1;
+        }
+        if cut {
+            let n = truncate.index(bytes.len());
+            bytes.truncate(n);
+        }
+        if let Some(cache) = SearchCache::from_bytes(&bytes, &stamp) {
+            let options = SearchOptions { floor: 0.0, explain: true, ..SearchOptions::default() };
+            for query in ["signing rotation", "alias3", "docs/d1.md", "ledger cache keys"] {
+                let _ = search(&cache.collection, query, &options);
+            }
+        }
+    }
+}
