@@ -130,11 +130,23 @@ fn analysis_cache_is_reused_and_never_changes_the_artifacts() {
     let second = json(&["index", "--json"]);
     assert_eq!(second["reusedAnalyses"], first["entities"]["module"]);
     assert_eq!(second["written"]["snapshot"], false);
-    assert_same_bytes(&snapshot, &artifact_bytes(dir.path(), "snapshot.json"), "snapshot after reuse");
+    assert_same_bytes(
+        &snapshot,
+        &artifact_bytes(dir.path(), "snapshot.json"),
+        "snapshot after reuse",
+    );
 
     // A corrupt cache is ignored, and the result is the same.
-    std::fs::write(dir.path().join(".doc-bridge/cache/analyses.bin"), b"\x01\x02garbage").unwrap();
+    std::fs::write(
+        dir.path().join(".doc-bridge/cache/analyses.bin"),
+        b"\x01\x02garbage",
+    )
+    .unwrap();
     let third = json(&["index", "--json"]);
     assert_eq!(third["reusedAnalyses"], 0);
-    assert_same_bytes(&index_bytes, &artifact_bytes(dir.path(), "index.json"), "index after a corrupt cache");
+    assert_same_bytes(
+        &index_bytes,
+        &artifact_bytes(dir.path(), "index.json"),
+        "index after a corrupt cache",
+    );
 }
