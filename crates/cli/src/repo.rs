@@ -47,6 +47,13 @@ impl Repo {
                 let config = Config::parse(&bytes, CONFIG_FILE).map_err(|e| {
                     UserError::error(format!("invalid configuration: {e}; fix the key or run `doc-bridge schema config` to see the format"))
                 })?;
+                doc_bridge_discover::walk::validate_excludes(&config.safety.exclude).map_err(
+                    |e| {
+                        UserError::error(format!(
+                            "invalid configuration: {CONFIG_FILE}: safety.exclude: {e}"
+                        ))
+                    },
+                )?;
                 (config, true)
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Config::default(), false),

@@ -131,3 +131,20 @@ fn invalid_configuration_is_a_usage_error_naming_the_key() {
         stderr(&out)
     );
 }
+
+#[test]
+fn invalid_exclude_glob_is_a_usage_error_naming_the_key() {
+    let dir = fixture_copy("docs-site");
+    std::fs::write(
+        dir.path().join("doc-bridge.config.json"),
+        r#"{"schemaVersion": 1, "safety": {"exclude": ["docs/{a,b"]}}"#,
+    )
+    .unwrap();
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("safety.exclude") && stderr(&out).contains("docs/{a,b"),
+        "{}",
+        stderr(&out)
+    );
+}

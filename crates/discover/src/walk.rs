@@ -216,6 +216,17 @@ fn admit(root: &Path, excludes: &Option<Gitignore>, entry: &DirEntry) -> bool {
     true
 }
 
+/// Checks `safety.exclude` globs (gitignore syntax); the error names the first bad glob.
+pub fn validate_excludes(globs: &[String]) -> Result<(), String> {
+    let mut builder = GitignoreBuilder::new("/");
+    for glob in globs {
+        builder
+            .add_line(None, glob)
+            .map_err(|e| format!("`{glob}` is not a valid glob: {e}"))?;
+    }
+    builder.build().map(|_| ()).map_err(|e| e.to_string())
+}
+
 fn build_excludes(root: &Path, globs: &[String]) -> Option<Gitignore> {
     if globs.is_empty() {
         return None;
