@@ -45,6 +45,57 @@ pub enum Command {
     /// Measure retrieval quality against a suite of queries.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Decide enrichment proposals and keep the overlay (only on request; never on the query path).
+    Enrich(EnrichArgs),
+}
+
+/// `doc-bridge enrich`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct EnrichArgs {
+    /// `list`.
+    #[command(subcommand)]
+    pub action: Option<EnrichAction>,
+    /// Decide a JSON array of proposals from this file (made elsewhere: another machine, a
+    /// batch job, a person).
+    #[arg(long, value_name = "FILE")]
+    pub from_file: Option<std::path::PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge enrich <action>`.
+#[derive(Debug, Subcommand)]
+pub enum EnrichAction {
+    /// List the overlay's entries.
+    List(EnrichListArgs),
+}
+
+/// Overlay entry states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EnrichState {
+    /// Accepted (by policy or a person).
+    Accepted,
+    /// Waiting for a person.
+    Pending,
+    /// Rejected, with a reason.
+    Rejected,
+}
+
+/// `doc-bridge enrich list`.
+#[derive(Debug, Args)]
+pub struct EnrichListArgs {
+    /// Only entries in this state.
+    #[arg(long)]
+    pub state: Option<EnrichState>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub common: Common,
 }
 
 /// How a query command prints.

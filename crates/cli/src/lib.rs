@@ -9,6 +9,7 @@ mod clock;
 pub mod commands;
 pub mod exit;
 pub mod output;
+mod overlay_signals;
 pub mod pipeline;
 mod progress;
 pub mod repo;
@@ -49,6 +50,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
         Command::Search(args) => commands::search::run(args),
         Command::Query(args) => commands::query::run(args),
         Command::Bench(args::BenchCommand::Retrieval(args)) => commands::bench::retrieval(args),
+        Command::Enrich(args) => match &args.action {
+            Some(args::EnrichAction::List(list)) => commands::enrich::list(list),
+            None => commands::enrich::run(args),
+        },
     };
     match result {
         Ok(_) if output::write_failed() => {
@@ -70,6 +75,7 @@ fn threads(command: &Command) -> Option<usize> {
         Command::Search(a) => a.common.threads,
         Command::Query(a) => a.common.threads,
         Command::Bench(args::BenchCommand::Retrieval(a)) => a.common.threads,
+        Command::Enrich(a) => a.common.threads,
         Command::Init(_) | Command::Schema(_) => None,
     }
 }

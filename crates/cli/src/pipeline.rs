@@ -24,6 +24,8 @@ use crate::exit::UserError;
 use crate::progress::Progress;
 use crate::repo::Repo;
 use crate::timing::phase;
+use doc_bridge_model::enrichment::{EnrichmentOverlayV1, validate_overlay};
+use doc_bridge_retrieve::overlay::OverlaySignals;
 
 /// The snapshot file name.
 pub const SNAPSHOT_FILE: &str = "snapshot.json";
@@ -132,7 +134,7 @@ pub fn snapshot_inputs(repo: &Repo, snapshot: &Snapshot) -> Inputs {
         .collect();
     fingerprint(
         files,
-        configuration_hash(&repo.config),
+        inputs_configuration_hash(repo),
         snapshot.analyzers.clone(),
     )
 }
@@ -161,7 +163,7 @@ pub fn current_inputs(repo: &Repo) -> Result<Inputs, UserError> {
     }
     let files: BTreeMap<RelPath, ContentHash> = hashes.into_iter().collect();
     Ok(phase("fingerprint", || {
-        fingerprint(files, configuration_hash(&repo.config), analyzer_versions())
+        fingerprint(files, inputs_configuration_hash(repo), analyzer_versions())
     }))
 }
 
@@ -290,7 +292,7 @@ pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection)
                 agent_root: agent_root.as_ref(),
                 inputs: snapshot_inputs(repo, snapshot),
                 generated_at,
-                overlay: &doc_bridge_retrieve::overlay::OverlaySignals::default(),
+                overlay: &overlay_signals_for(repo, snapshot),
             },
         )
     });
@@ -456,4 +458,106 @@ pub fn load_snapshot_for(repo: &Repo, index: &DocBridgeIndexV1) -> Result<Snapsh
         )));
     }
     Ok(snapshot)
+}
+
+/// The overlay file, under `.doc-bridge/`.
+pub const OVERLAY_FILE: &str = "enrich/overlay.json";
+
+/// The stored enrichment overlay.
+#[derive(Debug)]
+pub enum OverlayState {
+    /// No overlay file.
+    Missing,
+    /// Unreadable, malformed, mis-sealed or refused by the schema rules.
+    Invalid(String),
+    /// A valid overlay.
+    Valid(Box<EnrichmentOverlayV1>),
+}
+
+/// Reads and verifies the overlay. Never writes.
+pub fn load_overlay(repo: &Repo) -> OverlayState {
+    match read_json::<EnrichmentOverlayV1>(&repo.artifact(OVERLAY_FILE)) {
+        Ok(None) => OverlayState::Missing,
+        Ok(Some(overlay)) => match validate_overlay(&overlay) {
+            Ok(()) => OverlayState::Valid(Box::new(overlay)),
+            Err(why) => OverlayState::Invalid(why),
+        },
+        Err(e) => OverlayState::Invalid(e.to_string()),
+    }
+}
+
+/// Writes the overlay atomically.
+pub fn write_overlay(repo: &Repo, overlay: &EnrichmentOverlayV1) -> Result<(), UserError> {
+    write_if_changed(&repo.artifact(OVERLAY_FILE), overlay).map(|_| ())
+}
+
+/// Whether `intelligence.registry.enabled` is not `false`.
+fn registry_enabled(repo: &Repo) -> bool {
+    repo.config
+        .intelligence
+        .as_ref()
+        .and_then(|i| i.get("registry"))
+        .and_then(|r| r.get("enabled"))
+        .and_then(|e| e.as_bool())
+        .unwrap_or(true)
+}
+
+/// What the projection may use of the overlay: the live accepted set of a valid overlay while
+/// the registry is enabled; nothing otherwise (the baseline projection, byte for byte). An
+/// invalid overlay reads as no overlay, with a warning.
+pub fn overlay_signals_for(repo: &Repo, snapshot: &Snapshot) -> OverlaySignals {
+    if !registry_enabled(repo) {
+        return OverlaySignals::default();
+    }
+    match load_overlay(repo) {
+        OverlayState::Valid(overlay) => {
+            let (live, _) = doc_bridge_enrich::expire(&overlay, snapshot);
+            crate::overlay_signals::overlay_signals(&live)
+        }
+        OverlayState::Missing => OverlaySignals::default(),
+        OverlayState::Invalid(why) => {
+            eprintln!(
+                "warning: ignoring the enrichment overlay: {why}; run `doc-bridge enrich` to rebuild it"
+            );
+            OverlaySignals::default()
+        }
+    }
+}
+
+/// Re-derives and writes the index (and its caches) from the stored snapshot and the overlay on
+/// disk, so the next search reflects an enrichment decision without a manual re-index.
+pub fn reindex_with_overlay(repo: &Repo) -> Result<ContentHash, UserError> {
+    // The caller checked freshness before moving the overlay; the overlay is the only input that
+    // changed since, and it is what this re-derivation takes in.
+    let loaded = load_for_query(repo, true)?;
+    let snapshot = load_snapshot_for(repo, &loaded.index)?;
+    let (index, collection) = index(repo, &snapshot);
+    write_if_changed(&repo.artifact(INDEX_FILE), &index)?;
+    if let Some(_stamp) = file_stamp(&repo.artifact(INDEX_FILE)) {
+        write_search_cache(repo, &index, collection);
+    }
+    Ok(index.content_hash)
+}
+
+/// The configuration part of the inputs fingerprint: the configuration sections the index
+/// derives from, and the overlay the projection read (a changed, added or removed overlay makes
+/// the index stale).
+pub fn inputs_configuration_hash(repo: &Repo) -> ContentHash {
+    let overlay = if registry_enabled(repo) {
+        match load_overlay(repo) {
+            OverlayState::Valid(overlay) => Some(overlay.content_hash),
+            OverlayState::Missing | OverlayState::Invalid(_) => None,
+        }
+    } else {
+        None
+    };
+    let configuration = configuration_hash(&repo.config);
+    match overlay {
+        None => configuration,
+        Some(overlay) => doc_bridge_model::hash::hash_canonical(&serde_json::json!({
+            "configuration": configuration,
+            "overlay": overlay,
+        }))
+        .unwrap_or(configuration),
+    }
 }

@@ -7,6 +7,7 @@
 pub mod artifact;
 pub mod config;
 mod diagnostic;
+pub mod enrichment;
 pub mod hash;
 pub mod ids;
 pub mod index;

@@ -1,11 +1,12 @@
 //! JSON Schema export (`doc-bridge schema <name>`).
 
 use crate::config::Config;
+use crate::enrichment::{EnrichmentOverlayV1, EnrichmentProposalV1};
 use crate::index::DocBridgeIndexV1;
 use crate::snapshot::Snapshot;
 
 /// The artifacts whose schema can be printed.
-pub const SCHEMA_NAMES: &[&str] = &["index", "snapshot", "config"];
+pub const SCHEMA_NAMES: &[&str] = &["index", "snapshot", "config", "proposal", "overlay"];
 
 /// The JSON Schema (draft 2020-12) of a named artifact, or `None` for an unknown name.
 pub fn schema_for(name: &str) -> Option<serde_json::Value> {
@@ -13,6 +14,8 @@ pub fn schema_for(name: &str) -> Option<serde_json::Value> {
         "index" => schemars::schema_for!(DocBridgeIndexV1),
         "snapshot" => schemars::schema_for!(Snapshot),
         "config" => schemars::schema_for!(Config),
+        "proposal" => schemars::schema_for!(EnrichmentProposalV1),
+        "overlay" => schemars::schema_for!(EnrichmentOverlayV1),
         _ => return None,
     };
     serde_json::to_value(schema).ok()
@@ -34,5 +37,17 @@ mod tests {
         let index = schema_for("index").unwrap();
         assert!(index["properties"]["contentHashAlgo"].is_object());
         assert!(schema_for("nope").is_none());
+        let proposal = schema_for("proposal").unwrap();
+        assert!(proposal["properties"]["proposalId"].is_object());
+        let text = proposal.to_string();
+        for kind in crate::enrichment::ProposalKind::ALL {
+            assert!(
+                text.contains(&format!("\"{}\"", kind.as_str())),
+                "{}",
+                kind.as_str()
+            );
+        }
+        let overlay = schema_for("overlay").unwrap();
+        assert!(overlay["properties"]["rejected"].is_object());
     }
 }

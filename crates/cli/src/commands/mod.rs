@@ -1,6 +1,7 @@
 //! One module per command.
 
 pub mod bench;
+pub mod enrich;
 pub mod index;
 pub mod init;
 pub mod query;

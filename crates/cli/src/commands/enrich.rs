@@ -1,0 +1,262 @@
+//! `doc-bridge enrich --from-file FILE` and `doc-bridge enrich list`: proposals made elsewhere are
+//! decided by the same validators, merged into the overlay, and the index's projection is
+//! re-derived in the same run (enrichment-overlay-v1, "The overlay", "The stage" step 5).
+
+use std::collections::BTreeSet;
+
+use serde_json::json;
+
+use doc_bridge_enrich::{Context, Decision, decide_batch, expire};
+use doc_bridge_model::enrichment::{
+    ACCEPTED_BY_POLICY, AcceptedEntry, EnrichmentOverlayV1, OVERLAY_SCHEMA_VERSION, OVERLAY_TYPE,
+    OverlayStats, PendingEntry, RejectedEntry, approval_id, parse_proposals,
+};
+
+use crate::args::{EnrichArgs, EnrichListArgs, EnrichState};
+use crate::clock::now_rfc3339;
+use crate::exit::{CommandResult, Exit, UserError};
+use crate::pipeline::{self, OverlayState, load_for_query, load_overlay, load_snapshot_for};
+use crate::repo::Repo;
+
+/// `doc-bridge enrich --from-file FILE`.
+pub fn run(args: &EnrichArgs) -> CommandResult {
+    let Some(file) = &args.from_file else {
+        return Err(UserError::error(
+            "no agent stage yet: decide proposals from a file with `doc-bridge enrich --from-file FILE`",
+        ));
+    };
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let bytes = std::fs::read(file)
+        .map_err(|e| UserError::error(format!("cannot read {}: {e}", file.display())))?;
+    let raw = parse_proposals(&bytes)
+        .map_err(|e| UserError::error(format!("{}: {e}", file.display())))?;
+    let loaded = load_for_query(&repo, false)?;
+    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let stored = match load_overlay(&repo) {
+        OverlayState::Missing => None,
+        OverlayState::Valid(overlay) => Some(*overlay),
+        OverlayState::Invalid(why) => {
+            return Err(UserError::error(format!(
+                "the overlay at .doc-bridge/enrich/overlay.json is invalid ({why}); it was not overwritten: move it aside to start a new one"
+            )));
+        }
+    };
+
+    // Expire stored entries whose target moved, then decide the batch against what is live.
+    let (live, expired) = match &stored {
+        Some(overlay) => expire(overlay, &snapshot),
+        None => (Vec::new(), Vec::new()),
+    };
+    let mut current = stored.clone().unwrap_or_else(|| empty_overlay(&snapshot));
+    current.accepted = live;
+    let decisions = {
+        let ctx = Context::new(&snapshot).with_overlay(&current);
+        decide_batch(raw, &ctx)
+    };
+
+    // Merge: decisions people (or earlier runs) made stand; a proposal id already decided is
+    // not reopened.
+    let decided: BTreeSet<String> = current
+        .accepted
+        .iter()
+        .map(|e| e.proposal.proposal_id.clone())
+        .chain(
+            current
+                .pending
+                .iter()
+                .map(|e| e.proposal.proposal_id.clone()),
+        )
+        .chain(current.rejected.iter().map(|e| e.proposal_id.clone()))
+        .collect();
+    let now = now_rfc3339();
+    let (mut accepted_now, mut pending_now, mut rejected_now) = (0u64, 0u64, 0u64);
+    for decision in &decisions {
+        if decided.contains(decision.proposal_id()) {
+            continue;
+        }
+        match decision {
+            Decision::Accepted(p) => {
+                accepted_now += 1;
+                current.accepted.push(AcceptedEntry {
+                    proposal: p.clone(),
+                    accepted_at: now.clone(),
+                    accepted_by: ACCEPTED_BY_POLICY.to_owned(),
+                });
+            }
+            Decision::Pending(p, note) => {
+                pending_now += 1;
+                current.pending.push(PendingEntry {
+                    proposal: p.clone(),
+                    approval_id: approval_id(&p.proposal_id, &p.target_content_hash),
+                    note: note.clone(),
+                });
+            }
+            Decision::Rejected { .. } => {
+                rejected_now += 1;
+                if let Some(entry) = decision.to_rejected_entry() {
+                    current.rejected.push(entry);
+                }
+            }
+        }
+    }
+    current
+        .rejected
+        .extend(expired.iter().map(|e| e.to_rejected_entry()));
+    current.base_snapshot_hash = snapshot.content_hash.clone();
+    finish(&mut current, expired.len() as u64);
+    pipeline::write_overlay(&repo, &current)?;
+    let index_hash = pipeline::reindex_with_overlay(&repo)?;
+
+    let report = json!({
+        "accepted": accepted_now,
+        "pending": pending_now,
+        "rejected": rejected_now,
+        "expired": expired.len(),
+        "byKind": current.stats.by_kind,
+        "rejectionReasons": current.stats.rejection_reasons,
+        "overlayHash": current.content_hash,
+        "indexHash": index_hash,
+    });
+    if args.json {
+        crate::outln!("{report:#}");
+    } else {
+        crate::outln!(
+            "Accepted: {accepted_now}  Pending: {pending_now}  Rejected: {rejected_now}  Expired: {}",
+            expired.len()
+        );
+        for (kind, stats) in &current.stats.by_kind {
+            crate::outln!(
+                "  {kind}: accepted {}, pending {}, rejected {}",
+                stats.accepted,
+                stats.pending,
+                stats.rejected
+            );
+        }
+        crate::outln!(
+            "Overlay: {} (.doc-bridge/enrich/overlay.json)",
+            current.content_hash
+        );
+    }
+    Ok(Exit::Ok)
+}
+
+fn empty_overlay(snapshot: &doc_bridge_model::snapshot::Snapshot) -> EnrichmentOverlayV1 {
+    EnrichmentOverlayV1 {
+        artifact_type: OVERLAY_TYPE.to_owned(),
+        schema_version: OVERLAY_SCHEMA_VERSION,
+        content_hash: snapshot.content_hash.clone(),
+        base_snapshot_hash: snapshot.content_hash.clone(),
+        accepted: Vec::new(),
+        pending: Vec::new(),
+        rejected: Vec::new(),
+        stats: OverlayStats::default(),
+    }
+}
+
+/// Sorts every list, recounts the stats from the lists, and seals.
+fn finish(overlay: &mut EnrichmentOverlayV1, expired: u64) {
+    overlay
+        .accepted
+        .sort_by(|a, b| a.proposal.proposal_id.cmp(&b.proposal.proposal_id));
+    overlay
+        .pending
+        .sort_by(|a, b| a.proposal.proposal_id.cmp(&b.proposal.proposal_id));
+    overlay.rejected.sort();
+    overlay.rejected.dedup();
+    let mut stats = OverlayStats {
+        expired: overlay.stats.expired + expired,
+        ..OverlayStats::default()
+    };
+    for entry in &overlay.accepted {
+        let k = stats
+            .by_kind
+            .entry(entry.proposal.kind().as_str().to_owned())
+            .or_default();
+        k.proposed += 1;
+        k.accepted += 1;
+    }
+    for entry in &overlay.pending {
+        let k = stats
+            .by_kind
+            .entry(entry.proposal.kind().as_str().to_owned())
+            .or_default();
+        k.proposed += 1;
+        k.pending += 1;
+    }
+    for entry in &overlay.rejected {
+        *stats
+            .rejection_reasons
+            .entry(entry.reason.as_str().to_owned())
+            .or_default() += 1;
+        if doc_bridge_model::enrichment::ProposalKind::parse(&entry.kind).is_some() {
+            let k = stats.by_kind.entry(entry.kind.clone()).or_default();
+            k.proposed += 1;
+            k.rejected += 1;
+        }
+    }
+    overlay.stats = stats;
+    let _ = overlay.seal();
+}
+
+/// `doc-bridge enrich list`.
+pub fn list(args: &EnrichListArgs) -> CommandResult {
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let overlay = match load_overlay(&repo) {
+        OverlayState::Missing => None,
+        OverlayState::Valid(overlay) => Some(*overlay),
+        OverlayState::Invalid(why) => {
+            return Err(UserError::error(format!(
+                "the overlay at .doc-bridge/enrich/overlay.json is invalid ({why}); run `doc-bridge enrich` to rebuild it after moving it aside"
+            )));
+        }
+    };
+    let overlay = overlay.unwrap_or_else(|| EnrichmentOverlayV1 {
+        artifact_type: OVERLAY_TYPE.to_owned(),
+        schema_version: OVERLAY_SCHEMA_VERSION,
+        content_hash: doc_bridge_model::ContentHash::of_bytes(b""),
+        base_snapshot_hash: doc_bridge_model::ContentHash::of_bytes(b""),
+        accepted: Vec::new(),
+        pending: Vec::new(),
+        rejected: Vec::new(),
+        stats: OverlayStats::default(),
+    });
+    let want = |state: EnrichState| args.state.is_none_or(|s| s == state);
+    let mut rows: Vec<serde_json::Value> = Vec::new();
+    if want(EnrichState::Accepted) {
+        rows.extend(overlay.accepted.iter().map(|e| json!({"state": "accepted", "proposalId": e.proposal.proposal_id, "kind": e.proposal.kind().as_str(), "entity": e.proposal.entity, "acceptedBy": e.accepted_by})));
+    }
+    if want(EnrichState::Pending) {
+        rows.extend(overlay.pending.iter().map(|e| json!({"state": "pending", "proposalId": e.proposal.proposal_id, "kind": e.proposal.kind().as_str(), "entity": e.proposal.entity, "approvalId": e.approval_id, "note": e.note})));
+    }
+    if want(EnrichState::Rejected) {
+        rows.extend(overlay.rejected.iter().map(|e: &RejectedEntry| json!({"state": "rejected", "proposalId": e.proposal_id, "kind": e.kind, "entity": e.entity, "reason": e.reason.as_str(), "detail": e.detail})));
+    }
+    if args.json {
+        crate::outln!(
+            "{:#}",
+            json!({"overlayHash": overlay.content_hash, "entries": rows})
+        );
+    } else {
+        if rows.is_empty() {
+            crate::outln!("no entries");
+        }
+        for row in &rows {
+            crate::outln!(
+                "{:<9} {:<19} {}  {}{}",
+                row["state"].as_str().unwrap_or(""),
+                row["kind"].as_str().unwrap_or(""),
+                row["entity"].as_str().unwrap_or(""),
+                row["proposalId"]
+                    .as_str()
+                    .unwrap_or("")
+                    .get(..12)
+                    .unwrap_or(""),
+                row["reason"]
+                    .as_str()
+                    .map(|r| format!("  ({r})"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    Ok(Exit::Ok)
+}

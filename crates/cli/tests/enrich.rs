@@ -1,0 +1,229 @@
+//! `doc-bridge enrich --from-file` and `enrich list`: proposals decided by the validators, merged
+//! into the overlay, and reflected in the next search without a manual re-index.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+use doc_bridge_model::EntityId;
+use doc_bridge_model::enrichment::{ProposalKind, proposal_id};
+use serde_json::{Value, json};
+
+fn entity_hash(snapshot: &Value, id: &str) -> String {
+    snapshot["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == id)
+        .unwrap()["contentHash"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn proposal(
+    snapshot: &Value,
+    kind: ProposalKind,
+    entity: &str,
+    key: Value,
+    payload: Value,
+    evidence_path: &str,
+) -> Value {
+    let target = entity_hash(snapshot, entity);
+    let id = proposal_id(
+        kind,
+        &EntityId::from_raw(entity),
+        &target,
+        "test-agent",
+        "1",
+        key,
+    );
+    json!({
+        "proposalId": id,
+        "kind": kind.as_str(),
+        "entity": entity,
+        "targetContentHash": target,
+        "confidence": 0.9,
+        "reason": "written by the test",
+        "evidence": [{"source": "snapshot", "path": evidence_path, "lines": [1, 1]}],
+        "relatedDiagnosticIds": [],
+        "origin": {"agentId": "test-agent", "agentVersion": "1", "promptVersion": "1"},
+        "baseSnapshotHash": snapshot["contentHash"],
+        "payload": payload,
+    })
+}
+
+#[test]
+fn proposals_from_a_file_are_decided_merged_and_searchable() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let alias = proposal(
+        &snapshot,
+        ProposalKind::AddAlias,
+        "document:docs/auth.md",
+        json!("signin-handbook"),
+        json!({"alias": "signin-handbook"}),
+        "docs/auth.md",
+    );
+    let hint = proposal(
+        &snapshot,
+        ProposalKind::RankHint,
+        "document:docs/core.md",
+        Value::Null,
+        json!({"relevance": "strong"}),
+        "docs/core.md",
+    );
+    let canonical = proposal(
+        &snapshot,
+        ProposalKind::MarkCanonical,
+        "document:docs/auth.md",
+        Value::Null,
+        json!({"scope": "package:@fx/auth"}),
+        "docs/auth.md",
+    );
+    let mut forged = proposal(
+        &snapshot,
+        ProposalKind::RankHint,
+        "document:docs/auth.md",
+        Value::Null,
+        json!({"relevance": "weak"}),
+        "docs/auth.md",
+    );
+    forged["proposalId"] = json!("0".repeat(64));
+    // Outside the repository: never read, rejected.
+    let escaping = proposal(
+        &snapshot,
+        ProposalKind::RankHint,
+        "document:AGENTS.md",
+        Value::Null,
+        json!({"relevance": "weak"}),
+        "../../etc/passwd",
+    );
+    // Under .doc-bridge/, so the proposals file is not itself a new input of the repository.
+    let file = dir.path().join(".doc-bridge/proposals.json");
+    std::fs::write(
+        &file,
+        serde_json::to_vec(&json!([alias, hint, canonical, forged, escaping])).unwrap(),
+    )
+    .unwrap();
+
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["accepted"], 2, "{report:#}");
+    assert_eq!(report["pending"], 1, "{report:#}");
+    assert_eq!(report["rejected"], 2, "{report:#}");
+    assert_eq!(
+        report["rejectionReasons"]["proposal-id-mismatch"], 1,
+        "{report:#}"
+    );
+    assert_eq!(
+        report["rejectionReasons"]["evidence-outside-artifacts"], 1,
+        "{report:#}"
+    );
+
+    // The index was re-derived: the accepted alias names the document exactly, and it is fresh.
+    let search = run(dir.path(), &["search", "--json", "signin-handbook"]);
+    assert_eq!(code(&search), 0, "{}", stderr(&search));
+    let results: Value = serde_json::from_slice(&search.stdout).unwrap();
+    assert_eq!(
+        results["results"][0]["id"], "document:docs/auth.md",
+        "{results:#}"
+    );
+    assert_eq!(code(&run(dir.path(), &["index", "--check"])), 0);
+    let projection = &artifact(dir.path(), "index.json")["projection"];
+    assert_ne!(
+        projection["overlayHash"],
+        doc_bridge_retrieve::overlay::OverlaySignals::empty_hash().as_str()
+    );
+
+    // Listing, and a second run of the same file decides nothing new and keeps the overlay.
+    let pending = run(
+        dir.path(),
+        &["enrich", "list", "--state", "pending", "--json"],
+    );
+    let listed: Value = serde_json::from_slice(&pending.stdout).unwrap();
+    assert_eq!(listed["entries"].as_array().unwrap().len(), 1);
+    assert_eq!(listed["entries"][0]["kind"], "mark-canonical");
+    let before = std::fs::read(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap();
+    let again = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap(), "--json"],
+    );
+    let again: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["accepted"], 0);
+    assert_eq!(
+        before,
+        std::fs::read(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap()
+    );
+}
+
+#[test]
+fn observed_entities_and_relations_survive_enrichment() {
+    let dir = fixture_copy("rust-workspace");
+    index(dir.path());
+    let before = artifact(dir.path(), "snapshot.json");
+    let hint = proposal(
+        &before,
+        ProposalKind::RankHint,
+        "document:docs/design.md",
+        Value::Null,
+        json!({"relevance": "weak"}),
+        "docs/design.md",
+    );
+    let file = dir.path().join(".doc-bridge/proposals.json");
+    std::fs::write(&file, serde_json::to_vec(&json!([hint])).unwrap()).unwrap();
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let after = artifact(dir.path(), "snapshot.json");
+    assert_eq!(before["entities"], after["entities"]);
+    assert_eq!(before["relations"], after["relations"]);
+    let index = artifact(dir.path(), "index.json");
+    let entry = index["projection"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "document:docs/design.md")
+        .unwrap();
+    assert_eq!(entry["signal"], 0.5);
+}
+
+#[test]
+fn hostile_proposal_files_are_refused_with_exit_two_and_lose_nothing() {
+    let dir = fixture_copy("go-module");
+    index(dir.path());
+    let file = dir.path().join(".doc-bridge/p.json");
+    for bad in [&b"{\"not\": \"a list\"}"[..], b"[{\"kind\": ", b"\xff\xfe"] {
+        std::fs::write(&file, bad).unwrap();
+        let out = run(
+            dir.path(),
+            &["enrich", "--from-file", file.to_str().unwrap()],
+        );
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(!dir.path().join(".doc-bridge/enrich/overlay.json").exists());
+    }
+    // Junk elements are decided one by one, never a panic.
+    std::fs::write(
+        &file,
+        br#"[1, "x", null, {"kind": "nope"}, {"kind": "add-alias", "payload": {"alias": 5}}]"#,
+    )
+    .unwrap();
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["rejected"].as_u64().unwrap() + report["accepted"].as_u64().unwrap(),
+        5,
+        "{report:#}"
+    );
+}

@@ -1,0 +1,77 @@
+//! `alias-collision` agrees with its definition on near-miss aliases: case-insensitive exact,
+//! or Jaro-Winkler ≥ 0.95, against every id, name, title, file stem and alias (the validator's
+//! length prefilter must never change an answer).
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+use doc_bridge_enrich::{ALIAS_JARO_WINKLER_THRESHOLD, Decision};
+use doc_bridge_model::enrichment::RejectionReason;
+use doc_bridge_model::snapshot::{Entity, Snapshot};
+use proptest::prelude::*;
+use serde_json::json;
+
+/// The names an alias must not collide with, written out from the seed's list.
+fn names(snap: &Snapshot) -> Vec<String> {
+    let mut names = Vec::new();
+    for entity in &snap.entities {
+        names.push(entity.id().as_str().to_owned());
+        names.push(entity.name().to_owned());
+        names.push(entity.path().file_stem().to_owned());
+        if let Entity::Document(d) = entity {
+            names.push(d.title.clone());
+        }
+    }
+    names.push("login docs".to_owned());
+    names.into_iter().map(|n| n.to_lowercase()).collect()
+}
+
+fn edited(base: &str, edits: &[(u8, usize, char)]) -> String {
+    let mut chars: Vec<char> = base.chars().collect();
+    for (op, at, c) in edits {
+        let at = if chars.is_empty() { 0 } else { at % (chars.len() + 1) };
+        match op % 3 {
+            0 => chars.insert(at, *c),
+            1 if at < chars.len() => {
+                chars.remove(at);
+            }
+            _ if at < chars.len() => chars[at] = *c,
+            _ => {}
+        }
+    }
+    chars.into_iter().collect::<String>().trim().to_owned()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn alias_collision_matches_exact_or_jaro_winkler_095(
+        which in any::<prop::sample::Index>(),
+        edits in prop::collection::vec((any::<u8>(), any::<usize>(), prop::char::range('a', 'z')), 0..4),
+        upper in any::<bool>(),
+    ) {
+        let snap = snapshot();
+        let all = names(&snap);
+        let mut alias = edited(which.get(&all).as_str(), &edits);
+        if upper {
+            alias = alias.to_uppercase();
+        }
+        prop_assume!(!alias.is_empty() && alias.chars().count() <= 64 && !alias.contains("  "));
+        let lower = alias.to_lowercase();
+        let expected = all
+            .iter()
+            .any(|n| *n == lower || strsim::jaro_winkler(&lower, n) >= ALIAS_JARO_WINKLER_THRESHOLD);
+        let decision = decide_one(&snap, proposal(&snap, "add-alias", AUTH, json!({"alias": alias})));
+        match decision {
+            Decision::Accepted(_) => prop_assert!(!expected),
+            Decision::Rejected { reason, .. } => {
+                prop_assert!(expected);
+                prop_assert_eq!(reason, RejectionReason::AliasCollision);
+            }
+            Decision::Pending(..) => prop_assert!(false, "an alias never waits"),
+        }
+    }
+}
