@@ -72,6 +72,40 @@ pub struct EnrichArgs {
 pub enum EnrichAction {
     /// List the overlay's entries.
     List(EnrichListArgs),
+    /// Approve a pending proposal (a person's decision; never an agent's, never `policy`).
+    Approve(EnrichDecideArgs),
+    /// Reject a pending proposal.
+    Reject(EnrichDecideArgs),
+    /// Re-run the validators over the stored proposals; exit 1 when the partition differs.
+    Revalidate(EnrichRevalidateArgs),
+}
+
+/// `doc-bridge enrich approve|reject`.
+#[derive(Debug, Args)]
+pub struct EnrichDecideArgs {
+    /// The pending proposal's id.
+    pub proposal_id: String,
+    /// Who decides (a person's name).
+    #[arg(long, value_name = "NAME")]
+    pub by: String,
+    /// Why (kept in the approval record).
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge enrich revalidate`.
+#[derive(Debug, Args)]
+pub struct EnrichRevalidateArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub common: Common,
 }
 
 /// Overlay entry states.
@@ -213,6 +247,10 @@ pub enum SchemaName {
     Snapshot,
     /// `doc-bridge.config.json`.
     Config,
+    /// One `EnrichmentProposalV1`.
+    Proposal,
+    /// `.doc-bridge/enrich/overlay.json` (`EnrichmentOverlayV1`).
+    Overlay,
 }
 
 /// `doc-bridge schema`.

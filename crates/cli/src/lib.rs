@@ -52,6 +52,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
         Command::Bench(args::BenchCommand::Retrieval(args)) => commands::bench::retrieval(args),
         Command::Enrich(args) => match &args.action {
             Some(args::EnrichAction::List(list)) => commands::enrich::list(list),
+            Some(args::EnrichAction::Approve(decide)) => commands::approve::decide(decide, true),
+            Some(args::EnrichAction::Reject(decide)) => commands::approve::decide(decide, false),
+            Some(args::EnrichAction::Revalidate(revalidate)) => {
+                commands::approve::revalidate(revalidate)
+            }
             None => commands::enrich::run(args),
         },
     };

@@ -38,7 +38,7 @@ fn missing_root_is_an_io_error() {
 
 #[test]
 fn schema_prints_json_schema_for_each_artifact() {
-    for name in ["index", "snapshot", "config"] {
+    for name in ["index", "snapshot", "config", "proposal", "overlay"] {
         let out = doc_bridge().args(["schema", name]).output().unwrap();
         assert_eq!(code(&out), 0);
         let schema: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -227,3 +227,158 @@ fn hostile_proposal_files_are_refused_with_exit_two_and_lose_nothing() {
         "{report:#}"
     );
 }
+
+/// Indexes the ts-workspace, decides one pending `mark-canonical` proposal; returns its id.
+fn with_pending(dir: &FixtureCopy) -> String {
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let canonical = proposal(
+        &snapshot,
+        ProposalKind::MarkCanonical,
+        "document:docs/auth.md",
+        Value::Null,
+        json!({"scope": "package:@fx/auth"}),
+        "docs/auth.md",
+    );
+    let id = canonical["proposalId"].as_str().unwrap().to_owned();
+    let file = dir.path().join(".doc-bridge/pending.json");
+    std::fs::write(&file, serde_json::to_vec(&json!([canonical])).unwrap()).unwrap();
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    id
+}
+
+fn overlay(dir: &FixtureCopy) -> Vec<u8> {
+    std::fs::read(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap()
+}
+
+#[test]
+fn approval_moves_a_pending_proposal_and_records_the_decision_once() {
+    let dir = fixture_copy("ts-workspace");
+    let id = with_pending(&dir);
+    let out = run(
+        dir.path(),
+        &["enrich", "approve", &id, "--by", "Ada", "--json"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let record = dir.path().join(format!(
+        ".doc-bridge/approvals/{}.json",
+        report["approvalId"].as_str().unwrap()
+    ));
+    let record: Value = serde_json::from_slice(&std::fs::read(record).unwrap()).unwrap();
+    assert_eq!(record["by"], "Ada");
+    assert_eq!(record["decision"], "approved");
+    let stored: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+    assert_eq!(stored["accepted"][0]["acceptedBy"], "Ada");
+    assert!(stored["pending"].as_array().unwrap().is_empty());
+    // The projection reflects it: the canonical tag and 0.8 of the signal.
+    let entry = artifact(dir.path(), "index.json")["projection"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "document:docs/auth.md")
+        .unwrap()
+        .clone();
+    assert_eq!(entry["signal"], 0.8);
+    assert!(
+        entry["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t == "canonical")
+    );
+    // A second decision is refused and changes nothing.
+    let before = overlay(&dir);
+    let again = run(dir.path(), &["enrich", "reject", &id, "--by", "Grace"]);
+    assert_eq!(code(&again), 1);
+    assert!(
+        stderr(&again).contains("already decided"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(before, overlay(&dir));
+    // And the stored partition reproduces.
+    assert_eq!(code(&run(dir.path(), &["enrich", "revalidate"])), 0);
+}
+
+#[test]
+fn approvals_by_the_author_by_policy_or_for_unknown_ids_are_refused() {
+    let dir = fixture_copy("ts-workspace");
+    let id = with_pending(&dir);
+    let before = overlay(&dir);
+    for (who, target, expect) in [
+        ("test-agent", id.as_str(), "own proposal"),
+        ("policy", id.as_str(), "not a person"),
+        ("Ada", "feedbeef", "no pending proposal"),
+    ] {
+        let out = run(dir.path(), &["enrich", "approve", target, "--by", who]);
+        assert_eq!(code(&out), 1, "{who}");
+        assert!(stderr(&out).contains(expect), "{who}: {}", stderr(&out));
+        assert_eq!(before, overlay(&dir), "{who}");
+    }
+    assert!(!dir.path().join(".doc-bridge/approvals").exists());
+}
+
+#[test]
+fn approval_is_refused_after_the_target_changed() {
+    let dir = fixture_copy("ts-workspace");
+    let id = with_pending(&dir);
+    std::fs::write(
+        dir.path().join("docs/auth.md"),
+        "# Authentication\n\nRewritten.\n",
+    )
+    .unwrap();
+    index(dir.path());
+    let before = overlay(&dir);
+    let out = run(dir.path(), &["enrich", "approve", &id, "--by", "Ada"]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("changed"), "{}", stderr(&out));
+    assert_eq!(before, overlay(&dir));
+}
+
+#[test]
+fn rejection_records_a_human_rejected_reason() {
+    let dir = fixture_copy("ts-workspace");
+    let id = with_pending(&dir);
+    let out = run(
+        dir.path(),
+        &[
+            "enrich",
+            "reject",
+            &id,
+            "--by",
+            "Grace",
+            "--reason",
+            "not canonical",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let stored: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+    assert_eq!(stored["rejected"][0]["reason"], "human-rejected");
+    assert_eq!(stored["stats"]["rejectionReasons"]["human-rejected"], 1);
+}
+
+#[test]
+fn a_hand_edited_overlay_is_invalid_and_never_overwritten() {
+    let dir = fixture_copy("ts-workspace");
+    let _ = with_pending(&dir);
+    let path = dir.path().join(".doc-bridge/enrich/overlay.json");
+    let mut value: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+    value["pending"][0]["note"] = json!("edited by hand");
+    std::fs::write(&path, serde_json::to_vec(&value).unwrap()).unwrap();
+    let edited = overlay(&dir);
+    let file = dir.path().join(".doc-bridge/pending.json");
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(edited, overlay(&dir));
+    // Search ignores it (with a warning) rather than trusting it.
+    let search = run(dir.path(), &["search", "--allow-stale", "auth"]);
+    assert_eq!(code(&search), 0, "{}", stderr(&search));
+}

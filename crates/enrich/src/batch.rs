@@ -43,7 +43,7 @@ pub(crate) fn decide(raw: Vec<RawProposal>, ctx: &Context<'_>, options: Options)
                 .iter()
                 .map(|e| &e.proposal)
                 .chain(overlay.pending.iter().map(|e| &e.proposal))
-
+                .filter(|p| expiry(p, &facts).is_none())
                 .collect()
         })
         .unwrap_or_default();

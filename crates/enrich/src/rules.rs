@@ -30,7 +30,7 @@ pub(crate) fn check<'p>(
     standing: impl Iterator<Item = &'p EnrichmentProposalV1>,
 ) -> Result<(), Failure> {
     redaction(proposal)?;
-    let standing = standing.filter(|p| p.proposal_id != proposal.proposal_id);
+    let mut standing = standing.filter(|p| p.proposal_id != proposal.proposal_id);
     match &proposal.payload {
         ProposalPayload::ClassifyDocument(_) => require_document(entity, "entity"),
         ProposalPayload::Summarize(s) => {
@@ -54,7 +54,7 @@ pub(crate) fn check<'p>(
                 ));
             }
             require_document(entity, "entity")?;
-            let rival = standing.into_iter().find(|p| {
+            let rival = standing.find(|p| {
                 matches!(&p.payload, ProposalPayload::MarkCanonical(other) if other.scope == m.scope)
                     && p.entity != proposal.entity
             });

@@ -31,7 +31,11 @@ fn names(snap: &Snapshot) -> Vec<String> {
 fn edited(base: &str, edits: &[(u8, usize, char)]) -> String {
     let mut chars: Vec<char> = base.chars().collect();
     for (op, at, c) in edits {
-        let at = if chars.is_empty() { 0 } else { at % (chars.len() + 1) };
+        let at = if chars.is_empty() {
+            0
+        } else {
+            at % (chars.len() + 1)
+        };
         match op % 3 {
             0 => chars.insert(at, *c),
             1 if at < chars.len() => {
@@ -42,6 +46,11 @@ fn edited(base: &str, edits: &[(u8, usize, char)]) -> String {
         }
     }
     chars.into_iter().collect::<String>().trim().to_owned()
+}
+
+#[test]
+fn the_threshold_is_the_seeds() {
+    assert_eq!(ALIAS_JARO_WINKLER_THRESHOLD, 0.95);
 }
 
 proptest! {
@@ -63,7 +72,7 @@ proptest! {
         let lower = alias.to_lowercase();
         let expected = all
             .iter()
-            .any(|n| *n == lower || strsim::jaro_winkler(&lower, n) >= ALIAS_JARO_WINKLER_THRESHOLD);
+            .any(|n| *n == lower || strsim::jaro_winkler(&lower, n) >= 0.95);
         let decision = decide_one(&snap, proposal(&snap, "add-alias", AUTH, json!({"alias": alias})));
         match decision {
             Decision::Accepted(_) => prop_assert!(!expected),

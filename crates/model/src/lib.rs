@@ -4,6 +4,7 @@
 //! Architecture invariant: this crate knows nothing about how artifacts are produced. It depends
 //! on serde and hashing crates only; every other doc-bridge crate depends on it.
 
+pub mod approval;
 pub mod artifact;
 pub mod config;
 mod diagnostic;

@@ -51,7 +51,7 @@ impl Freshness {
             ));
         }
         if self.configuration_changed {
-            parts.push("the configuration changed".to_owned());
+            parts.push("the configuration or the enrichment overlay changed".to_owned());
         }
         if self.versions_changed {
             parts.push("it was built by a different analyzer or lexicon version".to_owned());

@@ -30,8 +30,6 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
         .map_err(|e| UserError::error(format!("cannot read {}: {e}", file.display())))?;
     let raw = parse_proposals(&bytes)
         .map_err(|e| UserError::error(format!("{}: {e}", file.display())))?;
-    let loaded = load_for_query(&repo, false)?;
-    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
     let stored = match load_overlay(&repo) {
         OverlayState::Missing => None,
         OverlayState::Valid(overlay) => Some(*overlay),
@@ -41,6 +39,8 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
             )));
         }
     };
+    let loaded = load_for_query(&repo, false)?;
+    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
 
     // Expire stored entries whose target moved, then decide the batch against what is live.
     let (live, expired) = match &stored {
@@ -163,38 +163,8 @@ fn finish(overlay: &mut EnrichmentOverlayV1, expired: u64) {
         .sort_by(|a, b| a.proposal.proposal_id.cmp(&b.proposal.proposal_id));
     overlay.rejected.sort();
     overlay.rejected.dedup();
-    let mut stats = OverlayStats {
-        expired: overlay.stats.expired + expired,
-        ..OverlayStats::default()
-    };
-    for entry in &overlay.accepted {
-        let k = stats
-            .by_kind
-            .entry(entry.proposal.kind().as_str().to_owned())
-            .or_default();
-        k.proposed += 1;
-        k.accepted += 1;
-    }
-    for entry in &overlay.pending {
-        let k = stats
-            .by_kind
-            .entry(entry.proposal.kind().as_str().to_owned())
-            .or_default();
-        k.proposed += 1;
-        k.pending += 1;
-    }
-    for entry in &overlay.rejected {
-        *stats
-            .rejection_reasons
-            .entry(entry.reason.as_str().to_owned())
-            .or_default() += 1;
-        if doc_bridge_model::enrichment::ProposalKind::parse(&entry.kind).is_some() {
-            let k = stats.by_kind.entry(entry.kind.clone()).or_default();
-            k.proposed += 1;
-            k.rejected += 1;
-        }
-    }
-    overlay.stats = stats;
+    overlay.stats.expired += expired;
+    super::approve::recount(overlay);
     let _ = overlay.seal();
 }
 

@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod approve;
 pub mod bench;
 pub mod enrich;
 pub mod index;

@@ -9,6 +9,8 @@ pub fn run(args: &SchemaArgs) -> CommandResult {
         SchemaName::Index => "index",
         SchemaName::Snapshot => "snapshot",
         SchemaName::Config => "config",
+        SchemaName::Proposal => "proposal",
+        SchemaName::Overlay => "overlay",
     };
     let schema = doc_bridge_model::schema::schema_for(name)
         .ok_or_else(|| UserError::error(format!("no schema named `{name}`")))?;

@@ -1,0 +1,259 @@
+//! `doc-bridge enrich approve|reject <PROPOSAL_ID> --by <NAME>` and `enrich revalidate`
+//! (enrichment-overlay-v1, "Approvals", "The overlay": reproducible acceptance).
+//!
+//! The approval store decides first (one record per decision under `.doc-bridge/approvals/`,
+//! refused when one exists); the overlay moves second. Refusals exit 1 and touch nothing.
+
+use serde_json::json;
+
+use doc_bridge_enrich::{Context, partition_mismatches, revalidate as revalidate_overlay};
+use doc_bridge_model::approval::{ApprovalDecision, ApprovalRecord};
+use doc_bridge_model::artifact::to_artifact_bytes;
+use doc_bridge_model::enrichment::{
+    ACCEPTED_BY_POLICY, AcceptedEntry, RejectedEntry, RejectionReason, approval_id,
+    validate_overlay,
+};
+
+use crate::args::{EnrichDecideArgs, EnrichRevalidateArgs};
+use crate::clock::now_rfc3339;
+use crate::exit::{CommandResult, Exit, UserError};
+use crate::pipeline::{self, OverlayState, load_for_query, load_overlay, load_snapshot_for};
+use crate::repo::Repo;
+
+/// Approves (`approve == true`) or rejects a pending proposal.
+pub fn decide(args: &EnrichDecideArgs, approve: bool) -> CommandResult {
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let by = args.by.trim();
+    if by.is_empty() || by == ACCEPTED_BY_POLICY {
+        return Err(UserError::findings(
+            "`--by` must name a person; `policy` is not a person",
+        ));
+    }
+    let mut overlay = match load_overlay(&repo) {
+        OverlayState::Valid(overlay) => *overlay,
+        OverlayState::Missing => {
+            return Err(UserError::findings(
+                "there is no overlay yet: nothing is pending",
+            ));
+        }
+        OverlayState::Invalid(why) => {
+            return Err(UserError::error(format!("the overlay is invalid ({why})")));
+        }
+    };
+    let Some(position) = overlay
+        .pending
+        .iter()
+        .position(|e| e.proposal.proposal_id == args.proposal_id)
+    else {
+        let decided = overlay
+            .accepted
+            .iter()
+            .any(|e| e.proposal.proposal_id == args.proposal_id)
+            || overlay
+                .rejected
+                .iter()
+                .any(|e| e.proposal_id == args.proposal_id);
+        return Err(UserError::findings(if decided {
+            format!("proposal {} is already decided", args.proposal_id)
+        } else {
+            format!(
+                "no pending proposal {}; see `doc-bridge enrich list --state pending`",
+                args.proposal_id
+            )
+        }));
+    };
+    let proposal = overlay.pending[position].proposal.clone();
+    if by == proposal.origin.agent_id {
+        return Err(UserError::findings(format!(
+            "`{by}` proposed {}: an author cannot decide its own proposal",
+            proposal.proposal_id
+        )));
+    }
+    // The target must still be what the proposal saw: an approval never applies to a changed document.
+    let loaded = load_for_query(&repo, false)?;
+    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let current = snapshot
+        .entities
+        .iter()
+        .find(|e| e.id() == &proposal.entity)
+        .map(|e| e.content_hash().to_string());
+    if current.as_deref() != Some(proposal.target_content_hash.as_str()) {
+        return Err(UserError::findings(format!(
+            "the target {} changed since proposal {} was made; it can no longer be approved or rejected",
+            proposal.entity, proposal.proposal_id
+        )));
+    }
+
+    let approval = approval_id(&proposal.proposal_id, &proposal.target_content_hash);
+    let now = now_rfc3339();
+    let record = ApprovalRecord {
+        approval_id: approval.clone(),
+        proposal_id: proposal.proposal_id.clone(),
+        target_content_hash: proposal.target_content_hash.clone(),
+        decision: if approve {
+            ApprovalDecision::Approved
+        } else {
+            ApprovalDecision::Rejected
+        },
+        by: by.to_owned(),
+        reason: args.reason.clone(),
+        decided_at: now.clone(),
+        kind: proposal.kind().as_str().to_owned(),
+        entity: proposal.entity.to_string(),
+        agent_id: proposal.origin.agent_id.clone(),
+    };
+    record_decision(&repo, &record)?;
+
+    let entry = overlay.pending.remove(position);
+    if approve {
+        overlay.accepted.push(AcceptedEntry {
+            proposal: entry.proposal,
+            accepted_at: now,
+            accepted_by: by.to_owned(),
+        });
+        overlay
+            .accepted
+            .sort_by(|a, b| a.proposal.proposal_id.cmp(&b.proposal.proposal_id));
+    } else {
+        overlay.rejected.push(RejectedEntry {
+            proposal_id: proposal.proposal_id.clone(),
+            kind: proposal.kind().as_str().to_owned(),
+            entity: proposal.entity.to_string(),
+            reason: RejectionReason::HumanRejected,
+            detail: format!("rejected by {by}"),
+        });
+        overlay.rejected.sort();
+    }
+    recount(&mut overlay);
+    overlay
+        .seal()
+        .map_err(|e| UserError::error(e.to_string()))?;
+    validate_overlay(&overlay)
+        .map_err(|e| UserError::error(format!("refusing to write an invalid overlay: {e}")))?;
+    pipeline::write_overlay(&repo, &overlay)?;
+    let index_hash = pipeline::reindex_with_overlay(&repo)?;
+    let verb = if approve { "approved" } else { "rejected" };
+    if args.json {
+        crate::outln!(
+            "{:#}",
+            json!({"decision": verb, "proposalId": proposal.proposal_id, "approvalId": approval, "by": by, "overlayHash": overlay.content_hash, "indexHash": index_hash})
+        );
+    } else {
+        crate::outln!(
+            "{verb} {} ({}) by {by}; approval {approval}",
+            proposal.proposal_id,
+            proposal.kind().as_str()
+        );
+    }
+    Ok(Exit::Ok)
+}
+
+/// Writes the approval record unless one exists for this approval id (the store decides first).
+fn record_decision(repo: &Repo, record: &ApprovalRecord) -> Result<(), UserError> {
+    let path = repo.artifact(&format!("approvals/{}.json", record.approval_id));
+    if path.symlink_metadata().is_ok() {
+        return Err(UserError::findings(format!(
+            "proposal {} is already decided (approval {})",
+            record.proposal_id, record.approval_id
+        )));
+    }
+    let bytes = to_artifact_bytes(record).map_err(|e| UserError::error(e.to_string()))?;
+    let dir = repo.artifact("approvals");
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| UserError::error(format!("cannot create {}: {e}", dir.display())))?;
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(&dir).map_err(|e| UserError::error(e.to_string()))?;
+    std::io::Write::write_all(&mut tmp, &bytes).map_err(|e| UserError::error(e.to_string()))?;
+    // `persist_noclobber` fails when a record appeared meanwhile: two people cannot both decide.
+    tmp.persist_noclobber(&path).map_err(|_| {
+        UserError::findings(format!(
+            "proposal {} is already decided (approval {})",
+            record.proposal_id, record.approval_id
+        ))
+    })?;
+    Ok(())
+}
+
+/// Recounts `stats` from the overlay's lists (keeping the expired counter).
+pub(crate) fn recount(overlay: &mut doc_bridge_model::enrichment::EnrichmentOverlayV1) {
+    let mut stats = doc_bridge_model::enrichment::OverlayStats {
+        expired: overlay.stats.expired,
+        ..Default::default()
+    };
+    for entry in &overlay.accepted {
+        let k = stats
+            .by_kind
+            .entry(entry.proposal.kind().as_str().to_owned())
+            .or_default();
+        k.proposed += 1;
+        k.accepted += 1;
+    }
+    for entry in &overlay.pending {
+        let k = stats
+            .by_kind
+            .entry(entry.proposal.kind().as_str().to_owned())
+            .or_default();
+        k.proposed += 1;
+        k.pending += 1;
+    }
+    for entry in &overlay.rejected {
+        *stats
+            .rejection_reasons
+            .entry(entry.reason.as_str().to_owned())
+            .or_default() += 1;
+        if doc_bridge_model::enrichment::ProposalKind::parse(&entry.kind).is_some() {
+            let k = stats.by_kind.entry(entry.kind.clone()).or_default();
+            k.proposed += 1;
+            k.rejected += 1;
+        }
+    }
+    overlay.stats = stats;
+}
+
+/// `doc-bridge enrich revalidate`: exit 0 when the stored partition reproduces, 1 otherwise.
+pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let overlay = match load_overlay(&repo) {
+        OverlayState::Valid(overlay) => *overlay,
+        OverlayState::Missing => {
+            return Err(UserError::findings("there is no overlay to revalidate"));
+        }
+        OverlayState::Invalid(why) => {
+            return Err(UserError::error(format!("the overlay is invalid ({why})")));
+        }
+    };
+    let loaded = load_for_query(&repo, false)?;
+    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let partition = revalidate_overlay(&overlay, &Context::new(&snapshot));
+    let mismatches = partition_mismatches(&overlay, &partition);
+    if args.json {
+        let rows: Vec<_> = mismatches.iter().map(|m| json!({"proposalId": m.proposal_id, "stored": m.stored, "revalidated": m.revalidated})).collect();
+        crate::outln!(
+            "{:#}",
+            json!({"reproduces": mismatches.is_empty(), "mismatches": rows})
+        );
+    } else if mismatches.is_empty() {
+        crate::outln!(
+            "overlay {} reproduces: every stored decision is what the validators decide now",
+            overlay.content_hash
+        );
+    } else {
+        crate::outln!(
+            "overlay does not reproduce ({} difference(s)):",
+            mismatches.len()
+        );
+        for m in &mismatches {
+            crate::outln!(
+                "  {}: stored {}, now {}",
+                m.proposal_id,
+                m.stored,
+                m.revalidated
+            );
+        }
+    }
+    Ok(if mismatches.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Findings
+    })
+}
