@@ -9,7 +9,6 @@ mod clock;
 pub mod commands;
 pub mod exit;
 pub mod output;
-mod overlay_signals;
 pub mod pipeline;
 mod progress;
 pub mod repo;

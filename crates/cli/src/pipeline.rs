@@ -512,7 +512,7 @@ pub fn overlay_signals_for(repo: &Repo, snapshot: &Snapshot) -> OverlaySignals {
     match load_overlay(repo) {
         OverlayState::Valid(overlay) => {
             let (live, _) = doc_bridge_enrich::expire(&overlay, snapshot);
-            crate::overlay_signals::overlay_signals(&live)
+            doc_bridge_enrich::overlay_signals(&live)
         }
         OverlayState::Missing => OverlaySignals::default(),
         OverlayState::Invalid(why) => {

@@ -382,3 +382,60 @@ fn a_hand_edited_overlay_is_invalid_and_never_overwritten() {
     let search = run(dir.path(), &["search", "--allow-stale", "auth"]);
     assert_eq!(code(&search), 0, "{}", stderr(&search));
 }
+
+#[test]
+fn registry_disabled_or_nothing_accepted_leaves_the_projection_byte_identical() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    let baseline = artifact(dir.path(), "index.json")["projection"].clone();
+
+    // Only rejections: no live accepted entry, so the projection is the baseline.
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let mut forged = proposal(
+        &snapshot,
+        ProposalKind::RankHint,
+        "document:docs/auth.md",
+        Value::Null,
+        json!({"relevance": "weak"}),
+        "docs/auth.md",
+    );
+    forged["proposalId"] = json!("0".repeat(64));
+    let file = dir.path().join(".doc-bridge/rejected.json");
+    std::fs::write(&file, serde_json::to_vec(&json!([forged])).unwrap()).unwrap();
+    assert_eq!(
+        code(&run(
+            dir.path(),
+            &["enrich", "--from-file", file.to_str().unwrap()]
+        )),
+        0
+    );
+    assert_eq!(baseline, artifact(dir.path(), "index.json")["projection"]);
+
+    // An accepted signal changes it; switching the registry off restores the baseline exactly.
+    let hint = proposal(
+        &snapshot,
+        ProposalKind::RankHint,
+        "document:docs/core.md",
+        Value::Null,
+        json!({"relevance": "strong"}),
+        "docs/core.md",
+    );
+    std::fs::write(&file, serde_json::to_vec(&json!([hint])).unwrap()).unwrap();
+    assert_eq!(
+        code(&run(
+            dir.path(),
+            &["enrich", "--from-file", file.to_str().unwrap()]
+        )),
+        0
+    );
+    assert_ne!(baseline, artifact(dir.path(), "index.json")["projection"]);
+    std::fs::write(
+        dir.path().join("doc-bridge.config.json"),
+        r#"{"schemaVersion": 1, "intelligence": {"registry": {"enabled": false}}}"#,
+    )
+    .unwrap();
+    index(dir.path());
+    let off = artifact(dir.path(), "index.json")["projection"].clone();
+    assert_eq!(baseline["entries"], off["entries"]);
+    assert_eq!(baseline["overlayHash"], off["overlayHash"]);
+}

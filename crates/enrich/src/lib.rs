@@ -11,6 +11,7 @@
 //! - [`revalidate`] and [`partition_mismatches`]: reproducible acceptance.
 //! - [`expire`]: staleness is per entry.
 //! - [`redact`]: `contains_secret` and `redact` over [`redact::REDACTION_PATTERNS`].
+//! - [`overlay_signals`]: the live accepted set as the projection's bounded inputs.
 
 mod batch;
 mod context;
@@ -21,6 +22,7 @@ mod overlay;
 pub mod redact;
 mod revalidate;
 mod rules;
+mod signals;
 
 pub use batch::decide_batch;
 pub use context::Context;
@@ -29,3 +31,4 @@ pub use expire::{ExpiredEntry, expire};
 pub use overlay::overlay_from_decisions;
 pub use revalidate::{Partition, PartitionMismatch, partition_mismatches, reproduces, revalidate};
 pub use rules::ALIAS_JARO_WINKLER_THRESHOLD;
+pub use signals::{CANONICAL_SIGNAL, STRONG_HINT_SIGNAL, WEAK_HINT_SIGNAL, overlay_signals};

@@ -1,0 +1,86 @@
+//! The crate boundary DESIGN.md insists on, checked on `cargo metadata`: nothing on the path of
+//! index, check, search, query, render or MCP depends on the crates that enrich or talk to agents.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::{BTreeMap, BTreeSet};
+
+fn workspace_dependencies() -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.toml");
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+            "--manifest-path",
+        ])
+        .arg(manifest)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["kind"].is_null())
+                .map(|d| d["name"].as_str().unwrap().to_owned())
+                .collect();
+            (p["name"].as_str().unwrap().to_owned(), deps)
+        })
+        .collect()
+}
+
+/// Every workspace crate reachable from `start` through normal dependencies.
+fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![start.to_owned()];
+    while let Some(name) = stack.pop() {
+        if let Some(deps) = graph.get(&name) {
+            for dep in deps {
+                if graph.contains_key(dep) && seen.insert(dep.clone()) {
+                    stack.push(dep.clone());
+                }
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn indexing_and_ranking_crates_never_reach_enrichment_or_agents() {
+    let graph = workspace_dependencies();
+    for crate_name in [
+        "doc-bridge-model",
+        "doc-bridge-markdown",
+        "doc-bridge-source",
+        "doc-bridge-discover",
+        "doc-bridge-retrieve",
+    ] {
+        assert!(
+            graph.contains_key(crate_name),
+            "{crate_name} missing from the workspace"
+        );
+        let reach = reachable(&graph, crate_name);
+        for forbidden in reach
+            .iter()
+            .filter(|d| d.contains("enrich") || d.contains("agent"))
+        {
+            panic!("{crate_name} depends on {forbidden}");
+        }
+    }
+    // And the enrich crate itself stays free of agent transports.
+    let enrich = reachable(&graph, "doc-bridge-enrich");
+    assert!(!enrich.iter().any(|d| d.contains("agent")), "{enrich:?}");
+}
