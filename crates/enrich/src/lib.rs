@@ -19,6 +19,7 @@ mod decision;
 mod envelope;
 mod expire;
 mod overlay;
+pub mod pack;
 pub mod redact;
 mod revalidate;
 mod rules;
