@@ -4,6 +4,7 @@
 //! Architecture invariant: no ranking, analysis or hashing logic lives here; commands call the
 //! library crates and print.
 
+mod agent_stage;
 pub mod args;
 mod clock;
 pub mod commands;

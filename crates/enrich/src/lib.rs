@@ -13,6 +13,7 @@
 //! - [`redact`]: `contains_secret` and `redact` over [`redact::REDACTION_PATTERNS`].
 //! - [`overlay_signals`]: the live accepted set as the projection's bounded inputs.
 
+pub mod agent;
 mod batch;
 mod context;
 mod decision;
@@ -24,6 +25,7 @@ pub mod redact;
 mod revalidate;
 mod rules;
 mod signals;
+pub mod stage;
 
 pub use batch::decide_batch;
 pub use context::Context;

@@ -176,9 +176,12 @@ fn record_decision(repo: &Repo, record: &ApprovalRecord) -> Result<(), UserError
 
 /// Recounts `stats` from the overlay's lists (keeping the expired counter).
 pub(crate) fn recount(overlay: &mut doc_bridge_model::enrichment::EnrichmentOverlayV1) {
+    // Run counters (agent runs, packs, cache hits, bytes, expired) carry over; the per-kind
+    // counts and the reason histogram are recomputed from the lists.
     let mut stats = doc_bridge_model::enrichment::OverlayStats {
-        expired: overlay.stats.expired,
-        ..Default::default()
+        by_kind: Default::default(),
+        rejection_reasons: Default::default(),
+        ..overlay.stats.clone()
     };
     for entry in &overlay.accepted {
         let k = stats

@@ -18,18 +18,20 @@ use crate::exit::{CommandResult, Exit, UserError};
 use crate::pipeline::{self, OverlayState, load_for_query, load_overlay, load_snapshot_for};
 use crate::repo::Repo;
 
-/// `doc-bridge enrich --from-file FILE`.
+/// `doc-bridge enrich [--from-file FILE]`.
 pub fn run(args: &EnrichArgs) -> CommandResult {
-    let Some(file) = &args.from_file else {
-        return Err(UserError::error(
-            "no agent stage yet: decide proposals from a file with `doc-bridge enrich --from-file FILE`",
-        ));
-    };
     let repo = Repo::open(args.common.root.as_deref())?;
-    let bytes = std::fs::read(file)
-        .map_err(|e| UserError::error(format!("cannot read {}: {e}", file.display())))?;
-    let raw = parse_proposals(&bytes)
-        .map_err(|e| UserError::error(format!("{}: {e}", file.display())))?;
+    let raw = match &args.from_file {
+        Some(file) => {
+            let bytes = std::fs::read(file)
+                .map_err(|e| UserError::error(format!("cannot read {}: {e}", file.display())))?;
+            Some(
+                parse_proposals(&bytes)
+                    .map_err(|e| UserError::error(format!("{}: {e}", file.display())))?,
+            )
+        }
+        None => None,
+    };
     let stored = match load_overlay(&repo) {
         OverlayState::Missing => None,
         OverlayState::Valid(overlay) => Some(*overlay),
@@ -41,6 +43,14 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
     };
     let loaded = load_for_query(&repo, false)?;
     let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    // Without a file, the agent stage gathers the proposals (only on request; never on a query path).
+    let (raw, stage) = match raw {
+        Some(raw) => (raw, None),
+        None => {
+            let outcome = crate::agent_stage::run(&repo, &snapshot)?;
+            (outcome.proposals.clone(), Some(outcome))
+        }
+    };
 
     // Expire stored entries whose target moved, then decide the batch against what is live.
     let (live, expired) = match &stored {
@@ -104,10 +114,26 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
         .extend(expired.iter().map(|e| e.to_rejected_entry()));
     current.base_snapshot_hash = snapshot.content_hash.clone();
     finish(&mut current, expired.len() as u64);
+    if let Some(stage) = &stage {
+        // Stats are outside the overlay hash: recording the run cannot change a decision.
+        current.stats.packs += stage.packs as u64;
+        current.stats.cache_hits += stage.cache_hits as u64;
+        current.stats.agent_runs += 1;
+    }
     pipeline::write_overlay(&repo, &current)?;
     let index_hash = pipeline::reindex_with_overlay(&repo)?;
 
+    let stage_report = stage.as_ref().map(|s| {
+        json!({
+            "packs": s.packs,
+            "agentCalls": s.calls,
+            "cacheHits": s.cache_hits,
+            "offPack": s.off_pack,
+            "failures": s.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
+        })
+    });
     let report = json!({
+        "stage": stage_report,
         "accepted": accepted_now,
         "pending": pending_now,
         "rejected": rejected_now,
@@ -120,6 +146,15 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
     if args.json {
         crate::outln!("{report:#}");
     } else {
+        if let Some(stage) = &stage {
+            crate::outln!(
+                "Packs: {} (agent calls {}, cache hits {}, failed {})",
+                stage.packs,
+                stage.calls,
+                stage.cache_hits,
+                stage.failures.len()
+            );
+        }
         crate::outln!(
             "Accepted: {accepted_now}  Pending: {pending_now}  Rejected: {rejected_now}  Expired: {}",
             expired.len()

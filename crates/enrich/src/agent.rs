@@ -1,0 +1,146 @@
+//! The agent seam (enrichment-overlay-v1, "Protocol v2"): one trait, implemented in
+//! `doc-bridge-agents` (a local command, an OpenAI-compatible endpoint). The adapter checks
+//! transport and budget and returns the raw proposals; grounding is the validators' job.
+
+use serde::{Deserialize, Serialize};
+
+use crate::pack::ContextPack;
+
+/// The protocol name.
+pub const PROTOCOL_V2: &str = "doc-bridge.registry-agent.v2";
+
+/// Who the agent is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentIdentity {
+    /// `origin.agentId` of its proposals.
+    pub agent_id: String,
+    /// Its version.
+    pub agent_version: String,
+}
+
+/// One request: `{"protocol": "doc-bridge.registry-agent.v2", "task", "role", "promptVersion",
+/// "agent", "baseSnapshotHash", "packs", "examples", "capabilities", "network", "shell",
+/// "deterministic"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentRequest {
+    /// Always [`PROTOCOL_V2`].
+    pub protocol: String,
+    /// `curate`, `review` or `adjudicate`.
+    pub task: String,
+    /// `curator`, `reviewer` or `adjudicator`.
+    pub role: String,
+    /// The prompt version proposals must carry.
+    pub prompt_version: String,
+    /// The agent's identity.
+    pub agent: AgentIdentity,
+    /// The snapshot proposals must be made against.
+    pub base_snapshot_hash: String,
+    /// The packs (agents never receive the snapshot).
+    pub packs: Vec<ContextPack>,
+    /// Past reviewer judgments offered as examples.
+    pub examples: Vec<serde_json::Value>,
+    /// Always `["pack.read", "proposal.write"]`.
+    pub capabilities: Vec<String>,
+    /// Always false.
+    pub network: bool,
+    /// Always false.
+    pub shell: bool,
+    /// Always true.
+    pub deterministic: bool,
+}
+
+impl AgentRequest {
+    /// A request for `packs` under protocol v2.
+    pub fn new(
+        task: &str,
+        role: &str,
+        prompt_version: &str,
+        agent: AgentIdentity,
+        base_snapshot_hash: &str,
+        packs: Vec<ContextPack>,
+    ) -> Self {
+        AgentRequest {
+            protocol: PROTOCOL_V2.to_owned(),
+            task: task.to_owned(),
+            role: role.to_owned(),
+            prompt_version: prompt_version.to_owned(),
+            agent,
+            base_snapshot_hash: base_snapshot_hash.to_owned(),
+            packs,
+            examples: Vec::new(),
+            capabilities: vec!["pack.read".to_owned(), "proposal.write".to_owned()],
+            network: false,
+            shell: false,
+            deterministic: true,
+        }
+    }
+}
+
+/// What an agent may fail with: value-free reasons from a closed grammar, never document text or
+/// the agent's own error prose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentFailure {
+    /// The command could not be started.
+    Spawn,
+    /// It did not answer within the deadline.
+    Timeout,
+    /// It exited with a non-zero status (or a signal).
+    Exit(Option<i32>),
+    /// It printed more than the output limit.
+    OutputTooLarge,
+    /// The request was larger than the input limit.
+    InputTooLarge,
+    /// The answer was not one JSON object with a `proposals` array.
+    InvalidJson,
+    /// An HTTP status from an endpoint.
+    Http(u16),
+    /// A transport failure class (`connect`, `io`, `tls`, ...).
+    Transport(&'static str),
+    /// A finish reason other than `stop`.
+    FinishReason(String),
+}
+
+impl AgentFailure {
+    /// The value-free reason recorded in summaries and logs.
+    pub fn reason(&self) -> String {
+        match self {
+            AgentFailure::Spawn => "spawn".to_owned(),
+            AgentFailure::Timeout => "timeout".to_owned(),
+            AgentFailure::Exit(Some(code)) => format!("exit {code}"),
+            AgentFailure::Exit(None) => "killed by signal".to_owned(),
+            AgentFailure::OutputTooLarge => "output too large".to_owned(),
+            AgentFailure::InputTooLarge => "input too large".to_owned(),
+            AgentFailure::InvalidJson => "invalid JSON".to_owned(),
+            AgentFailure::Http(status) => format!("http {status}"),
+            AgentFailure::Transport(class) => format!("transport {class}"),
+            AgentFailure::FinishReason(reason) => {
+                let clean: String = reason
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .take(32)
+                    .collect();
+                format!("finish reason {clean}")
+            }
+        }
+    }
+}
+
+/// An agent.
+pub trait Agent {
+    /// Who it is.
+    fn identity(&self) -> AgentIdentity;
+    /// Answers one request with raw proposals (JSON values, untrusted).
+    fn call(&self, request: &AgentRequest) -> Result<Vec<serde_json::Value>, AgentFailure>;
+}
+
+/// Reads an agent's answer: exactly one JSON object with a `proposals` array. Never repairs JSON.
+pub fn parse_answer(bytes: &[u8]) -> Result<Vec<serde_json::Value>, AgentFailure> {
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|_| AgentFailure::InvalidJson)?;
+    match value.get("proposals") {
+        Some(serde_json::Value::Array(items)) if value.is_object() => Ok(items.clone()),
+        _ => Err(AgentFailure::InvalidJson),
+    }
+}
