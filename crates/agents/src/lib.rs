@@ -6,5 +6,7 @@
 //! `cargo metadata`).
 
 mod cli;
+pub mod http;
 
 pub use cli::CliAgent;
+pub use http::HttpAgent;

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use doc_bridge_agents::CliAgent;
-use doc_bridge_enrich::agent::AgentIdentity;
+use doc_bridge_agents::{CliAgent, HttpAgent};
+use doc_bridge_enrich::agent::{Agent, AgentIdentity};
 use doc_bridge_enrich::pack::DEFAULT_MAX_PACK_BYTES;
 use doc_bridge_enrich::stage::{AnswerCache, StageOutcome, StageSettings, run_stage};
 use doc_bridge_model::artifact::{read_json, write_json};
@@ -30,6 +30,21 @@ struct Registry {
     #[serde(default)]
     max_pack_bytes: Option<usize>,
     cli: Option<CliConfig>,
+    http: Option<HttpConfig>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct HttpConfig {
+    base_url: String,
+    model: String,
+    /// The environment variable holding the API key (the key never sits in the config).
+    #[serde(default)]
+    api_key_env: Option<String>,
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+    #[serde(default)]
+    attempts: Option<u32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -98,20 +113,40 @@ pub fn run(repo: &Repo, snapshot: &Snapshot) -> Result<StageOutcome, UserError> 
             "intelligence.registry.enabled is false: enrichment is switched off",
         ));
     }
-    let cli = registry
-        .cli
-        .ok_or_else(|| UserError::error(format!("no agent command: {configure}")))?;
-    let agent = CliAgent {
-        identity: AgentIdentity {
-            agent_id: registry.agent_id,
-            agent_version: registry.agent_version,
-        },
-        command: cli.command,
-        args: cli.args,
-        cwd: repo.root.clone(),
-        timeout: Duration::from_millis(cli.timeout_ms.unwrap_or(60_000)),
-        max_input_bytes: 1 << 20,
-        max_output_bytes: cli.max_output_bytes.unwrap_or(1 << 20),
+    let identity = AgentIdentity {
+        agent_id: registry.agent_id,
+        agent_version: registry.agent_version,
+    };
+    let agent: Box<dyn Agent> = match (registry.cli, registry.http) {
+        (Some(cli), None) => Box::new(CliAgent {
+            identity,
+            command: cli.command,
+            args: cli.args,
+            cwd: repo.root.clone(),
+            timeout: Duration::from_millis(cli.timeout_ms.unwrap_or(60_000)),
+            max_input_bytes: 1 << 20,
+            max_output_bytes: cli.max_output_bytes.unwrap_or(1 << 20),
+        }),
+        (None, Some(http)) => Box::new(HttpAgent {
+            identity,
+            base_url: http.base_url,
+            model: http.model,
+            api_key: http.api_key_env.and_then(|name| std::env::var(name).ok()),
+            timeout: Duration::from_millis(http.timeout_ms.unwrap_or(120_000)),
+            attempts: http.attempts.unwrap_or(1),
+            backoff: Duration::from_millis(500),
+            max_output_bytes: 1 << 20,
+        }),
+        (Some(_), Some(_)) => {
+            return Err(UserError::error(
+                "invalid configuration: intelligence.registry: set one of `cli` and `http`, not both",
+            ));
+        }
+        (None, None) => {
+            return Err(UserError::error(format!(
+                "no agent command or endpoint: {configure}"
+            )));
+        }
     };
     let settings = StageSettings {
         task: "curate".to_owned(),
@@ -124,5 +159,11 @@ pub fn run(repo: &Repo, snapshot: &Snapshot) -> Result<StageOutcome, UserError> 
     };
     let root = repo.root.clone();
     let read = move |path: &RelPath| std::fs::read(root.join(path.as_str())).ok();
-    Ok(run_stage(snapshot, &agent, &settings, &mut cache, &read))
+    Ok(run_stage(
+        snapshot,
+        agent.as_ref(),
+        &settings,
+        &mut cache,
+        &read,
+    ))
 }

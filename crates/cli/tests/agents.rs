@@ -139,3 +139,79 @@ fn enrich_without_a_configured_agent_is_a_usage_error() {
         stderr(&out)
     );
 }
+
+/// A loopback chat-completions server answering `{"proposals": []}`; records request bodies.
+fn empty_answers(count: usize) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let record = seen.clone();
+    std::thread::spawn(move || {
+        for _ in 0..count {
+            let Ok((stream, _)) = listener.accept() else {
+                return;
+            };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            record
+                .lock()
+                .unwrap()
+                .push(String::from_utf8_lossy(&body).into_owned());
+            let reply = json!({"choices": [{"finish_reason": "stop", "message": {"content": "{\"proposals\": []}"}}]}).to_string();
+            let mut stream = stream;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                reply.len()
+            );
+        }
+    });
+    (url, seen)
+}
+
+#[test]
+fn http_agent_gets_redacted_packs_and_planted_secrets_never_reach_a_request() {
+    let dir = fixture_copy("go-module");
+    std::fs::write(
+        dir.path().join("docs/architecture.md"),
+        "# gofx architecture\n\nDeploy key AKIAABCDEFGHIJKLMNOP for the store.\n",
+    )
+    .unwrap();
+    let (url, seen) = empty_answers(8);
+    let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "local-model", "http": {"baseUrl": url, "model": "tiny", "timeoutMs": 5000}}}});
+    std::fs::write(
+        dir.path().join("doc-bridge.config.json"),
+        serde_json::to_vec(&config).unwrap(),
+    )
+    .unwrap();
+    index(dir.path());
+    let report = enrich(&dir);
+    let packs = report["stage"]["packs"].as_u64().unwrap();
+    assert_eq!(report["stage"]["agentCalls"], packs, "{report:#}");
+    assert_eq!(report["stage"]["failures"], json!([]));
+    let bodies = seen.lock().unwrap().clone();
+    assert_eq!(bodies.len() as u64, packs);
+    assert!(bodies.iter().any(|b| b.contains("gofx architecture")));
+    for body in &bodies {
+        assert!(
+            !body.contains("AKIAABCDEFGHIJKLMNOP"),
+            "a secret reached the endpoint"
+        );
+    }
+    for entry in std::fs::read_dir(dir.path().join(".doc-bridge/enrich/cache")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(!text.contains("AKIAABCDEFGHIJKLMNOP"));
+    }
+}

@@ -1,0 +1,242 @@
+//! The HTTP agent against a real loopback server speaking the chat-completions wire format.
+#![allow(clippy::unwrap_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use doc_bridge_agents::HttpAgent;
+use doc_bridge_agents::http::{portable, response_schema};
+use doc_bridge_enrich::agent::{Agent, AgentFailure, AgentIdentity, AgentRequest};
+use serde_json::{Value, json};
+
+struct Reply {
+    status: u16,
+    body: String,
+    delay: Duration,
+}
+
+/// Serves the replies in order, one per connection; records each request (headers + body).
+fn serve(replies: Vec<Reply>) -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    std::thread::spawn(move || {
+        for reply in replies {
+            let Ok((stream, _)) = listener.accept() else {
+                return;
+            };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut head = String::new();
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+                head.push_str(&line);
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            record
+                .lock()
+                .unwrap()
+                .push(format!("{head}\n{}", String::from_utf8_lossy(&body)));
+            std::thread::sleep(reply.delay);
+            let mut stream = stream;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{}",
+                reply.status,
+                reply.body.len(),
+                reply.body
+            );
+        }
+    });
+    (url, seen)
+}
+
+fn completion(finish: Option<&str>, content: &str) -> Reply {
+    let mut choice = json!({"index": 0, "message": {"role": "assistant", "content": content}});
+    if let Some(finish) = finish {
+        choice["finish_reason"] = json!(finish);
+    }
+    Reply {
+        status: 200,
+        body: json!({"choices": [choice]}).to_string(),
+        delay: Duration::ZERO,
+    }
+}
+
+fn agent(url: &str, attempts: u32, timeout_ms: u64) -> HttpAgent {
+    HttpAgent {
+        identity: AgentIdentity {
+            agent_id: "local-model".into(),
+            agent_version: "1".into(),
+        },
+        base_url: url.to_owned(),
+        model: "tiny".into(),
+        api_key: Some("sk-test-key-0123456789abcdef".into()),
+        timeout: Duration::from_millis(timeout_ms),
+        attempts,
+        backoff: Duration::from_millis(10),
+        max_output_bytes: 1 << 20,
+    }
+}
+
+fn request() -> AgentRequest {
+    AgentRequest::new(
+        "curate",
+        "curator",
+        "1",
+        AgentIdentity {
+            agent_id: "local-model".into(),
+            agent_version: "1".into(),
+        },
+        &"a".repeat(64),
+        Vec::new(),
+    )
+}
+
+#[test]
+fn stop_with_json_content_returns_the_proposals_and_the_request_carries_the_schema() {
+    let (url, seen) = serve(vec![completion(
+        Some("stop"),
+        r#"{"proposals": [{"kind": "rank-hint"}]}"#,
+    )]);
+    let proposals = agent(&url, 1, 5000).call(&request()).unwrap();
+    assert_eq!(proposals, vec![json!({"kind": "rank-hint"})]);
+    let sent = seen.lock().unwrap()[0].clone();
+    let (head, body) = sent
+        .split_once("\n\n")
+        .map(|(h, b)| (h.to_owned(), b.to_owned()))
+        .unwrap_or_default();
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("authorization: bearer sk-test-key")
+    );
+    assert!(
+        !body.contains("sk-test-key"),
+        "the key must only travel in the header"
+    );
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["response_format"]["type"], "json_schema");
+    assert_eq!(
+        body["response_format"]["json_schema"]["schema"]["required"],
+        json!(["proposals"])
+    );
+    assert_eq!(body["messages"][0]["role"], "system");
+    let user: Value =
+        serde_json::from_str(body["messages"][1]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(user["protocol"], "doc-bridge.registry-agent.v2");
+    assert_eq!(user["network"], false);
+}
+
+#[test]
+fn finish_reasons_other_than_stop_are_refused() {
+    for (finish, reason) in [
+        (Some("length"), "finish reason length"),
+        (Some("tool_calls"), "finish reason tool_calls"),
+        (None, "finish reason missing"),
+    ] {
+        let (url, _) = serve(vec![completion(finish, r#"{"proposals": []}"#)]);
+        let failure = agent(&url, 1, 5000).call(&request()).unwrap_err();
+        assert_eq!(failure.reason(), reason);
+    }
+}
+
+#[test]
+fn malformed_content_is_invalid_json_and_never_repaired() {
+    for content in [
+        r#"{"proposals": [}"#,
+        "not json",
+        r#"{"proposals": {}}"#,
+        r#"```json {"proposals": []} ```"#,
+    ] {
+        let (url, _) = serve(vec![completion(Some("stop"), content)]);
+        assert_eq!(
+            agent(&url, 1, 5000).call(&request()).unwrap_err(),
+            AgentFailure::InvalidJson,
+            "{content}"
+        );
+    }
+}
+
+#[test]
+fn server_errors_retry_when_allowed_and_fail_with_the_status_otherwise() {
+    let error = || Reply {
+        status: 503,
+        body: "{\"error\": \"overloaded: secret prose\"}".into(),
+        delay: Duration::ZERO,
+    };
+    let (url, _) = serve(vec![error()]);
+    assert_eq!(
+        agent(&url, 1, 5000).call(&request()).unwrap_err(),
+        AgentFailure::Http(503)
+    );
+    let (url, seen) = serve(vec![
+        error(),
+        completion(Some("stop"), r#"{"proposals": []}"#),
+    ]);
+    assert_eq!(
+        agent(&url, 2, 5000).call(&request()).unwrap(),
+        Vec::<Value>::new()
+    );
+    assert_eq!(seen.lock().unwrap().len(), 2);
+    // A client error is not retried.
+    let (url, seen) = serve(vec![
+        Reply {
+            status: 400,
+            body: "{}".into(),
+            delay: Duration::ZERO,
+        },
+        completion(Some("stop"), "{}"),
+    ]);
+    assert_eq!(
+        agent(&url, 3, 5000).call(&request()).unwrap_err(),
+        AgentFailure::Http(400)
+    );
+    assert_eq!(seen.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn a_slow_endpoint_times_out_and_a_closed_port_is_a_connect_failure() {
+    let (url, _) = serve(vec![Reply {
+        status: 200,
+        body: "{}".into(),
+        delay: Duration::from_secs(3),
+    }]);
+    assert_eq!(
+        agent(&url, 1, 300).call(&request()).unwrap_err(),
+        AgentFailure::Timeout
+    );
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let failure = agent(&format!("http://127.0.0.1:{port}/v1"), 1, 2000)
+        .call(&request())
+        .unwrap_err();
+    assert!(matches!(failure, AgentFailure::Transport(_)), "{failure:?}");
+}
+
+#[test]
+fn the_sent_schema_is_portable_and_keeps_property_names() {
+    let schema = response_schema().to_string();
+    for keyword in ["\"oneOf\"", "\"$schema\"", "\"format\"", "\"maxLength\""] {
+        assert!(!schema.contains(keyword), "{keyword} survived");
+    }
+    let kept = portable(
+        &json!({"type": "object", "properties": {"format": {"type": "string", "maxLength": 3}, "title": {"oneOf": [{"type": "string"}]}}}),
+    );
+    assert_eq!(
+        kept,
+        json!({"type": "object", "properties": {"format": {"type": "string"}, "title": {"anyOf": [{"type": "string"}]}}})
+    );
+}
