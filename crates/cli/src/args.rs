@@ -78,6 +78,8 @@ pub enum EnrichAction {
     Reject(EnrichDecideArgs),
     /// Re-run the validators over the stored proposals; exit 1 when the partition differs.
     Revalidate(EnrichRevalidateArgs),
+    /// Acceptance rates per agent and kind, from the overlay and the people's decisions.
+    Stats(EnrichRevalidateArgs),
 }
 
 /// `doc-bridge enrich approve|reject`.

@@ -57,6 +57,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
             Some(args::EnrichAction::Revalidate(revalidate)) => {
                 commands::approve::revalidate(revalidate)
             }
+            Some(args::EnrichAction::Stats(stats)) => commands::approve::stats(stats),
             None => commands::enrich::run(args),
         },
     };

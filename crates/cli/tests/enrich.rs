@@ -303,6 +303,15 @@ fn approval_moves_a_pending_proposal_and_records_the_decision_once() {
     assert_eq!(before, overlay(&dir));
     // And the stored partition reproduces.
     assert_eq!(code(&run(dir.path(), &["enrich", "revalidate"])), 0);
+    // Stats count the person's decision for the agent and kind.
+    let stats = run(dir.path(), &["enrich", "stats", "--json"]);
+    assert_eq!(code(&stats), 0, "{}", stderr(&stats));
+    let stats: Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let row = stats["rows"].as_array().unwrap().iter().find(|r| r["kind"] == "mark-canonical").unwrap().clone();
+    assert_eq!(row["agent"], "test-agent");
+    assert_eq!(row["acceptedByPerson"], 1);
+    assert_eq!(row["acceptanceRate"], 1.0);
+    assert_eq!(stats["judgments"], 1);
 }
 
 #[test]

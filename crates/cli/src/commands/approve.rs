@@ -260,3 +260,99 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
         Exit::Findings
     })
 }
+
+/// `doc-bridge enrich stats`: per agent and kind, what the validators and the people decided.
+pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
+    use std::collections::BTreeMap;
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let overlay = match load_overlay(&repo) {
+        OverlayState::Valid(overlay) => Some(*overlay),
+        OverlayState::Missing => None,
+        OverlayState::Invalid(why) => {
+            return Err(UserError::error(format!("the overlay is invalid ({why})")));
+        }
+    };
+    // (agent, kind) → [accepted by policy, accepted by a person, pending, rejected by a person]
+    let mut rows: BTreeMap<(String, String), [u64; 4]> = BTreeMap::new();
+    if let Some(overlay) = &overlay {
+        for entry in &overlay.accepted {
+            let slot = if entry.accepted_by == ACCEPTED_BY_POLICY {
+                0
+            } else {
+                1
+            };
+            rows.entry((
+                entry.proposal.origin.agent_id.clone(),
+                entry.proposal.kind().as_str().to_owned(),
+            ))
+            .or_default()[slot] += 1;
+        }
+        for entry in &overlay.pending {
+            rows.entry((
+                entry.proposal.origin.agent_id.clone(),
+                entry.proposal.kind().as_str().to_owned(),
+            ))
+            .or_default()[2] += 1;
+        }
+    }
+    let approvals_dir = repo.artifact("approvals");
+    let mut records = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&approvals_dir) {
+        for entry in entries.flatten() {
+            // Unreadable or foreign files in the store are skipped, never trusted.
+            if let Ok(Some(record)) =
+                doc_bridge_model::artifact::read_json::<ApprovalRecord>(&entry.path())
+            {
+                records.push(record);
+            }
+        }
+    }
+    for record in &records {
+        if record.decision == ApprovalDecision::Rejected {
+            rows.entry((record.agent_id.clone(), record.kind.clone()))
+                .or_default()[3] += 1;
+        }
+    }
+    let rejected_by_validators = overlay
+        .as_ref()
+        .map(|o| o.stats.rejection_reasons.clone())
+        .unwrap_or_default();
+    if args.json {
+        let table: Vec<_> = rows
+            .iter()
+            .map(|((agent, kind), [policy, person, pending, refused])| {
+                let decided = policy + person + refused;
+                json!({"agent": agent, "kind": kind, "acceptedByPolicy": policy, "acceptedByPerson": person,
+                       "pending": pending, "rejectedByPerson": refused,
+                       "acceptanceRate": if decided == 0 { serde_json::Value::Null } else { json!((policy + person) as f64 / decided as f64) }})
+            })
+            .collect();
+        crate::outln!(
+            "{:#}",
+            json!({"rows": table, "rejectionReasons": rejected_by_validators, "judgments": records.len()})
+        );
+        return Ok(Exit::Ok);
+    }
+    if rows.is_empty() {
+        crate::outln!("no enrichment decisions yet");
+    }
+    for ((agent, kind), [policy, person, pending, refused]) in &rows {
+        let decided = policy + person + refused;
+        let rate = if decided == 0 {
+            "-".to_owned()
+        } else {
+            format!("{:.0}%", 100.0 * (policy + person) as f64 / decided as f64)
+        };
+        crate::outln!(
+            "{agent:<24} {kind:<19} accepted {policy} by policy, {person} by people; pending {pending}; rejected by people {refused}; acceptance {rate}"
+        );
+    }
+    if !rejected_by_validators.is_empty() {
+        let reasons: Vec<String> = rejected_by_validators
+            .iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect();
+        crate::outln!("rejected by the validators: {}", reasons.join(", "));
+    }
+    Ok(Exit::Ok)
+}
