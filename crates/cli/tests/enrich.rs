@@ -307,7 +307,13 @@ fn approval_moves_a_pending_proposal_and_records_the_decision_once() {
     let stats = run(dir.path(), &["enrich", "stats", "--json"]);
     assert_eq!(code(&stats), 0, "{}", stderr(&stats));
     let stats: Value = serde_json::from_slice(&stats.stdout).unwrap();
-    let row = stats["rows"].as_array().unwrap().iter().find(|r| r["kind"] == "mark-canonical").unwrap().clone();
+    let row = stats["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "mark-canonical")
+        .unwrap()
+        .clone();
     assert_eq!(row["agent"], "test-agent");
     assert_eq!(row["acceptedByPerson"], 1);
     assert_eq!(row["acceptanceRate"], 1.0);
