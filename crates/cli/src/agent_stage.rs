@@ -159,11 +159,29 @@ pub fn run(repo: &Repo, snapshot: &Snapshot) -> Result<StageOutcome, UserError> 
     };
     let root = repo.root.clone();
     let read = move |path: &RelPath| std::fs::read(root.join(path.as_str())).ok();
+    let judgments = load_judgments(repo);
     Ok(run_stage(
         snapshot,
         agent.as_ref(),
         &settings,
         &mut cache,
         &read,
+        &judgments,
     ))
+}
+
+/// Every readable approval record (unreadable ones are skipped, never trusted).
+pub fn load_judgments(repo: &Repo) -> Vec<doc_bridge_model::approval::ApprovalRecord> {
+    let mut records = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(repo.artifact("approvals")) {
+        for entry in entries.flatten() {
+            if let Ok(Some(record)) = read_json(&entry.path()) {
+                records.push(record);
+            }
+        }
+    }
+    records.sort_by(|a: &doc_bridge_model::approval::ApprovalRecord, b| {
+        a.approval_id.cmp(&b.approval_id)
+    });
+    records
 }

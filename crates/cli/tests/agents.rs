@@ -215,3 +215,100 @@ fn http_agent_gets_redacted_packs_and_planted_secrets_never_reach_a_request() {
         assert!(!text.contains("AKIAABCDEFGHIJKLMNOP"));
     }
 }
+
+#[test]
+fn peoples_judgments_become_bounded_examples_until_their_target_changes() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    // A judgment: Ada approves a canonical marker on docs/auth.md.
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let target = snapshot["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "document:docs/auth.md")
+        .unwrap()["contentHash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let id = doc_bridge_model::enrichment::proposal_id(
+        doc_bridge_model::enrichment::ProposalKind::MarkCanonical,
+        &doc_bridge_model::EntityId::from_raw("document:docs/auth.md"),
+        &target,
+        "test-agent",
+        "1",
+        Value::Null,
+    );
+    let proposal = json!({"proposalId": id, "kind": "mark-canonical", "entity": "document:docs/auth.md", "targetContentHash": target,
+        "confidence": 0.9, "reason": "the auth guide", "evidence": [{"source": "snapshot", "path": "docs/auth.md", "lines": [1, 1]}],
+        "relatedDiagnosticIds": [], "origin": {"agentId": "test-agent", "agentVersion": "1", "promptVersion": "1"},
+        "baseSnapshotHash": snapshot["contentHash"], "payload": {"scope": "package:@fx/auth"}});
+    let file = dir.path().join(".doc-bridge/p.json");
+    std::fs::write(&file, serde_json::to_vec(&json!([proposal])).unwrap()).unwrap();
+    assert_eq!(
+        code(&run(
+            dir.path(),
+            &["enrich", "--from-file", file.to_str().unwrap()]
+        )),
+        0
+    );
+    assert_eq!(
+        code(&run(dir.path(), &["enrich", "approve", &id, "--by", "Ada"])),
+        0
+    );
+
+    // An agent that records its requests.
+    let recorder = |prompt: &str| {
+        let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "recorder", "promptVersion": prompt,
+            "cli": {"command": "sh", "args": ["-c", "cat >> .doc-bridge/requests.jsonl; echo >> .doc-bridge/requests.jsonl; echo '{\"proposals\": []}'"]}}}});
+        std::fs::write(
+            dir.path().join("doc-bridge.config.json"),
+            serde_json::to_vec(&config).unwrap(),
+        )
+        .unwrap();
+        let _ = std::fs::remove_file(dir.path().join(".doc-bridge/requests.jsonl"));
+        index(dir.path());
+        assert_eq!(code(&run(dir.path(), &["enrich"])), 0);
+        std::fs::read_to_string(dir.path().join(".doc-bridge/requests.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let requests = recorder("1");
+    let offered: Vec<&Value> = requests
+        .iter()
+        .flat_map(|r| r["examples"].as_array().unwrap().iter())
+        .collect();
+    assert!(
+        offered
+            .iter()
+            .any(|e| e["entity"] == "document:docs/auth.md" && e["decision"] == "approved"),
+        "{offered:?}"
+    );
+    assert!(
+        requests
+            .iter()
+            .all(|r| r["examples"].as_array().unwrap().len()
+                <= doc_bridge_enrich::feedback::MAX_EXAMPLES)
+    );
+    assert!(
+        requests.iter().all(|r| r["examples"].to_string().len()
+            <= doc_bridge_enrich::feedback::MAX_EXAMPLE_BYTES + 2)
+    );
+
+    // The target changes: the judgment is no longer offered.
+    std::fs::write(
+        dir.path().join("docs/auth.md"),
+        "# Authentication\n\nSign-in moved to a new service.\n",
+    )
+    .unwrap();
+    let requests = recorder("2");
+    assert!(
+        requests
+            .iter()
+            .all(|r| r["examples"].as_array().unwrap().is_empty()),
+        "{requests:?}"
+    );
+}

@@ -19,6 +19,7 @@ mod context;
 mod decision;
 mod envelope;
 mod expire;
+pub mod feedback;
 mod overlay;
 pub mod pack;
 pub mod redact;

@@ -7,7 +7,10 @@
 use doc_bridge_model::snapshot::{Entity, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 
+use doc_bridge_model::approval::ApprovalRecord;
+
 use crate::agent::{Agent, AgentRequest};
+use crate::feedback::examples_for;
 use crate::pack::{build_pack, cache_key};
 
 /// Where answers are kept (`.doc-bridge/enrich/cache/<key>.json` in the CLI): what the agent said
@@ -47,6 +50,8 @@ pub struct StageOutcome {
     pub off_pack: usize,
     /// Failed calls: the pack's target and a value-free reason.
     pub failures: Vec<(EntityId, String)>,
+    /// Past judgments offered as examples, summed over calls.
+    pub examples: usize,
 }
 
 /// Runs the curator over every document.
@@ -56,6 +61,7 @@ pub fn run_stage(
     settings: &StageSettings,
     cache: &mut dyn AnswerCache,
     read: &dyn Fn(&RelPath) -> Option<Vec<u8>>,
+    judgments: &[ApprovalRecord],
 ) -> StageOutcome {
     let identity = agent.identity();
     let mut outcome = StageOutcome::default();
@@ -84,7 +90,11 @@ pub fn run_stage(
             }
             None => {
                 outcome.calls += 1;
-                let request = AgentRequest::new(
+                // Examples count inside the pack budget.
+                let room = settings.max_pack_bytes.saturating_sub(pack.budget.bytes);
+                let examples = examples_for(&pack, judgments, snapshot, &settings.role, room);
+                outcome.examples += examples.len();
+                let mut request = AgentRequest::new(
                     &settings.task,
                     &settings.role,
                     &settings.prompt_version,
@@ -92,6 +102,7 @@ pub fn run_stage(
                     snapshot.content_hash.as_str(),
                     vec![pack],
                 );
+                request.examples = examples;
                 match agent.call(&request) {
                     Ok(answer) => {
                         cache.put(&key, &answer);

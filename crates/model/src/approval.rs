@@ -31,6 +31,16 @@ pub struct ApprovalRecord {
     pub entity: String,
     /// The agent that proposed it.
     pub agent_id: String,
+    /// The role the proposal was made in (`curator`, `reviewer`, `adjudicator`).
+    #[serde(default = "curator")]
+    pub role: String,
+    /// The proposal's payload, so later runs can show the judgment as an example.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<serde_json::Value>,
+}
+
+fn curator() -> String {
+    "curator".to_owned()
 }
 
 /// What the person decided.

@@ -101,6 +101,10 @@ pub fn decide(args: &EnrichDecideArgs, approve: bool) -> CommandResult {
         kind: proposal.kind().as_str().to_owned(),
         entity: proposal.entity.to_string(),
         agent_id: proposal.origin.agent_id.clone(),
+        role: "curator".to_owned(),
+        payload: serde_json::to_value(&proposal)
+            .ok()
+            .and_then(|v| v.get("payload").cloned()),
     };
     record_decision(&repo, &record)?;
 
@@ -295,18 +299,8 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
             .or_default()[2] += 1;
         }
     }
-    let approvals_dir = repo.artifact("approvals");
-    let mut records = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(&approvals_dir) {
-        for entry in entries.flatten() {
-            // Unreadable or foreign files in the store are skipped, never trusted.
-            if let Ok(Some(record)) =
-                doc_bridge_model::artifact::read_json::<ApprovalRecord>(&entry.path())
-            {
-                records.push(record);
-            }
-        }
-    }
+    // Unreadable or foreign files in the store are skipped, never trusted.
+    let records = crate::agent_stage::load_judgments(&repo);
     for record in &records {
         if record.decision == ApprovalDecision::Rejected {
             rows.entry((record.agent_id.clone(), record.kind.clone()))

@@ -129,6 +129,7 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
             "agentCalls": s.calls,
             "cacheHits": s.cache_hits,
             "offPack": s.off_pack,
+            "examples": s.examples,
             "failures": s.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
         })
     });
