@@ -16,6 +16,8 @@ mod ecmascript;
 mod go;
 mod python;
 mod rust;
+#[cfg(test)]
+mod test_support;
 
 use std::cell::RefCell;
 

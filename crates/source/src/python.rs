@@ -465,32 +465,18 @@ impl<'t> Module<'t> {
 mod tests {
     use crate::{ImportKind, Language, SymbolKind, analyze};
 
+    use crate::test_support::{s, v};
+
     fn symbols(src: &str) -> Vec<(String, SymbolKind, u32, bool, Option<String>)> {
-        analyze(Language::Python, src.as_bytes())
-            .symbols
-            .into_iter()
-            .map(|s| (s.name, s.kind, s.line, s.reexport, s.from))
-            .collect()
+        crate::test_support::symbols(Language::Python, src)
     }
 
     fn names(src: &str) -> Vec<String> {
-        symbols(src).into_iter().map(|s| s.0).collect()
+        crate::test_support::names(Language::Python, src)
     }
 
     fn imports(src: &str) -> Vec<(String, ImportKind, Vec<String>, u32)> {
-        analyze(Language::Python, src.as_bytes())
-            .imports
-            .into_iter()
-            .map(|i| (i.specifier, i.kind, i.names, i.line))
-            .collect()
-    }
-
-    fn s(v: &str) -> String {
-        v.to_owned()
-    }
-
-    fn v(items: &[&str]) -> Vec<String> {
-        items.iter().map(|i| s(i)).collect()
+        crate::test_support::imports(Language::Python, src)
     }
 
     #[test]

@@ -382,32 +382,18 @@ fn use_imports(ctx: &Ctx<'_>, declaration: Node<'_>, imports: &mut Vec<FoundImpo
 mod tests {
     use crate::{ImportKind, Language, SymbolKind, analyze};
 
+    use crate::test_support::{s, v};
+
     fn symbols(src: &str) -> Vec<(String, SymbolKind, u32, bool, Option<String>)> {
-        analyze(Language::Rust, src.as_bytes())
-            .symbols
-            .into_iter()
-            .map(|s| (s.name, s.kind, s.line, s.reexport, s.from))
-            .collect()
+        crate::test_support::symbols(Language::Rust, src)
     }
 
     fn names(src: &str) -> Vec<String> {
-        symbols(src).into_iter().map(|s| s.0).collect()
+        crate::test_support::names(Language::Rust, src)
     }
 
     fn imports(src: &str) -> Vec<(String, ImportKind, Vec<String>, u32)> {
-        analyze(Language::Rust, src.as_bytes())
-            .imports
-            .into_iter()
-            .map(|i| (i.specifier, i.kind, i.names, i.line))
-            .collect()
-    }
-
-    fn s(v: &str) -> String {
-        v.to_owned()
-    }
-
-    fn v(items: &[&str]) -> Vec<String> {
-        items.iter().map(|i| s(i)).collect()
+        crate::test_support::imports(Language::Rust, src)
     }
 
     #[test]
