@@ -47,6 +47,86 @@ pub enum Command {
     Bench(BenchCommand),
     /// Decide enrichment proposals and keep the overlay (only on request; never on the query path).
     Enrich(EnrichArgs),
+    /// Rules over the snapshot and the index; writes `.doc-bridge/report.json` (exit 1 on errors).
+    Check(CheckArgs),
+    /// A Model Context Protocol server over stdio, answering from the index in memory.
+    Mcp(McpArgs),
+    /// One self-contained HTML page: areas, packages, diagnostics, the graph, the review queue.
+    Render(RenderArgs),
+}
+
+/// How `check` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Readable lines (the default).
+    Text,
+    /// The report as JSON.
+    Json,
+    /// SARIF 2.1.0, as GitHub code scanning reads it.
+    Sarif,
+}
+
+/// `doc-bridge check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Warnings count as errors for the exit code.
+    #[arg(long)]
+    pub strict: bool,
+    /// Also run the enrich stage and report its status (never changes the result).
+    #[arg(long)]
+    pub enrich: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge mcp`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct McpArgs {
+    /// `install`.
+    #[command(subcommand)]
+    pub action: Option<McpAction>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge mcp <action>`.
+#[derive(Debug, Subcommand)]
+pub enum McpAction {
+    /// Print (or write, with `--write`) the client configuration that starts this server.
+    Install(McpInstallArgs),
+}
+
+/// `doc-bridge mcp install`.
+#[derive(Debug, Args)]
+pub struct McpInstallArgs {
+    /// Claude Code / Claude Desktop configuration.
+    #[arg(long, conflicts_with = "cursor", required_unless_present = "cursor")]
+    pub claude: bool,
+    /// Cursor configuration.
+    #[arg(long)]
+    pub cursor: bool,
+    /// Write the configuration file instead of printing it (asks for confirmation).
+    #[arg(long)]
+    pub write: bool,
+    /// Do not ask for confirmation before writing.
+    #[arg(long, short = 'y', requires = "write")]
+    pub yes: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Where to write the page (default: `.doc-bridge/report.html`).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
 }
 
 /// `doc-bridge enrich`.
@@ -221,8 +301,11 @@ pub struct BenchRetrievalArgs {
 #[derive(Debug, Args)]
 pub struct IndexArgs {
     /// Only answer whether the index is current (exit 0 fresh, 1 stale, 2 error); writes nothing.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "watch")]
     pub check: bool,
+    /// Keep the index current as files change (debounced; re-analyses only changed files).
+    #[arg(long)]
+    pub watch: bool,
     /// Print the result as JSON on stdout.
     #[arg(long)]
     pub json: bool,

@@ -60,6 +60,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
             Some(args::EnrichAction::Stats(stats)) => commands::approve::stats(stats),
             None => commands::enrich::run(args),
         },
+        Command::Check(args) => commands::check::run(args),
+        Command::Mcp(args) => commands::mcp::run(args),
+        Command::Render(args) => commands::render::run(args),
     };
     match result {
         Ok(_) if output::write_failed() => {
@@ -82,6 +85,9 @@ fn threads(command: &Command) -> Option<usize> {
         Command::Query(a) => a.common.threads,
         Command::Bench(args::BenchCommand::Retrieval(a)) => a.common.threads,
         Command::Enrich(a) => a.common.threads,
+        Command::Check(a) => a.common.threads,
+        Command::Mcp(a) => a.common.threads,
+        Command::Render(a) => a.common.threads,
         Command::Init(_) | Command::Schema(_) => None,
     }
 }

@@ -32,7 +32,57 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
         }
         None => None,
     };
-    let stored = match load_overlay(&repo) {
+    let summary = execute(&repo, raw)?;
+    print_summary(&summary, args.json);
+    Ok(Exit::Ok)
+}
+
+/// What `check --enrich` reports: `{"status": "ok" | "failed" | "skipped", "reason"?}`. The reason
+/// is value-free (a fixed phrase, never document text or an agent's words), and nothing here can
+/// change `check`'s diagnostics or exit code.
+pub fn status_for_check(repo: &Repo) -> serde_json::Value {
+    let configured = repo
+        .config
+        .intelligence
+        .as_ref()
+        .and_then(|i| i.get("registry"))
+        .is_some_and(|r| r.get("enabled") != Some(&serde_json::Value::Bool(false)));
+    if !configured {
+        return json!({"status": "skipped", "reason": "no enabled agent in intelligence.registry"});
+    }
+    match execute(repo, None) {
+        Ok(summary) => match &summary.stage {
+            Some(stage) if stage.packs > 0 && stage.failures.len() == stage.packs => {
+                json!({"status": "failed", "reason": "every agent call failed", "overlayHash": summary.overlay_hash})
+            }
+            _ => json!({"status": "ok", "overlayHash": summary.overlay_hash}),
+        },
+        Err(error) if error.exit == Exit::Findings => {
+            json!({"status": "failed", "reason": "the index is stale or missing"})
+        }
+        Err(_) => json!({"status": "failed", "reason": "the enrich stage could not run"}),
+    }
+}
+
+/// One enrich run's outcome, for printing.
+struct Summary {
+    stage: Option<doc_bridge_enrich::stage::StageOutcome>,
+    accepted: u64,
+    pending: u64,
+    rejected: u64,
+    expired: usize,
+    overlay: EnrichmentOverlayV1,
+    overlay_hash: String,
+    index_hash: String,
+}
+
+/// Decides `raw` (or, without it, what the agent stage gathers), merges, writes the overlay once
+/// and re-derives the index.
+fn execute(
+    repo: &Repo,
+    raw: Option<Vec<doc_bridge_model::enrichment::RawProposal>>,
+) -> Result<Summary, UserError> {
+    let stored = match load_overlay(repo) {
         OverlayState::Missing => None,
         OverlayState::Valid(overlay) => Some(*overlay),
         OverlayState::Invalid(why) => {
@@ -41,13 +91,13 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
             )));
         }
     };
-    let loaded = load_for_query(&repo, false)?;
-    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let loaded = load_for_query(repo, false)?;
+    let snapshot = load_snapshot_for(repo, &loaded.index)?;
     // Without a file, the agent stage gathers the proposals (only on request; never on a query path).
     let (raw, stage) = match raw {
         Some(raw) => (raw, None),
         None => {
-            let outcome = crate::agent_stage::run(&repo, &snapshot)?;
+            let outcome = crate::agent_stage::run(repo, &snapshot)?;
             (outcome.proposals.clone(), Some(outcome))
         }
     };
@@ -120,9 +170,32 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
         current.stats.cache_hits += stage.cache_hits as u64;
         current.stats.agent_runs += 1;
     }
-    pipeline::write_overlay(&repo, &current)?;
-    let index_hash = pipeline::reindex_with_overlay(&repo)?;
+    pipeline::write_overlay(repo, &current)?;
+    let index_hash = pipeline::reindex_with_overlay(repo)?;
 
+    Ok(Summary {
+        stage,
+        accepted: accepted_now,
+        pending: pending_now,
+        rejected: rejected_now,
+        expired: expired.len(),
+        overlay_hash: current.content_hash.to_string(),
+        overlay: current,
+        index_hash: index_hash.to_string(),
+    })
+}
+
+fn print_summary(summary: &Summary, as_json: bool) {
+    let Summary {
+        stage,
+        accepted: accepted_now,
+        pending: pending_now,
+        rejected: rejected_now,
+        expired,
+        overlay: current,
+        overlay_hash,
+        index_hash,
+    } = summary;
     let stage_report = stage.as_ref().map(|s| {
         json!({
             "packs": s.packs,
@@ -138,13 +211,13 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
         "accepted": accepted_now,
         "pending": pending_now,
         "rejected": rejected_now,
-        "expired": expired.len(),
+        "expired": expired,
         "byKind": current.stats.by_kind,
         "rejectionReasons": current.stats.rejection_reasons,
-        "overlayHash": current.content_hash,
+        "overlayHash": overlay_hash,
         "indexHash": index_hash,
     });
-    if args.json {
+    if as_json {
         crate::outln!("{report:#}");
     } else {
         if let Some(stage) = &stage {
@@ -157,8 +230,7 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
             );
         }
         crate::outln!(
-            "Accepted: {accepted_now}  Pending: {pending_now}  Rejected: {rejected_now}  Expired: {}",
-            expired.len()
+            "Accepted: {accepted_now}  Pending: {pending_now}  Rejected: {rejected_now}  Expired: {expired}"
         );
         for (kind, stats) in &current.stats.by_kind {
             crate::outln!(
@@ -168,12 +240,8 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
                 stats.rejected
             );
         }
-        crate::outln!(
-            "Overlay: {} (.doc-bridge/enrich/overlay.json)",
-            current.content_hash
-        );
+        crate::outln!("Overlay: {overlay_hash} (.doc-bridge/enrich/overlay.json)");
     }
-    Ok(Exit::Ok)
 }
 
 fn empty_overlay(snapshot: &doc_bridge_model::snapshot::Snapshot) -> EnrichmentOverlayV1 {

@@ -17,6 +17,9 @@ pub fn run(args: &IndexArgs) -> CommandResult {
     if args.check {
         return check(&repo, args.json);
     }
+    if args.watch {
+        return super::watch::run(args);
+    }
     let progress = Progress::new(args.common.quiet);
     let scanned = pipeline::scan(&repo, &progress)?;
     let snapshot = scanned.snapshot;
