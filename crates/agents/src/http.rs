@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use crate::permits::Permits;
 use doc_bridge_enrich::agent::{Agent, AgentFailure, AgentIdentity, AgentRequest, parse_answer};
 use serde_json::{Value, json};
 
@@ -114,6 +115,8 @@ pub struct HttpAgent {
     pub backoff: Duration,
     /// Largest response body, in bytes.
     pub max_output_bytes: u64,
+    /// Calls in flight at once, granted first come, first served.
+    pub permits: Permits,
 }
 
 impl HttpAgent {
@@ -202,7 +205,13 @@ impl Agent for HttpAgent {
         self.identity.clone()
     }
 
+    fn max_in_flight(&self) -> usize {
+        self.permits.capacity()
+    }
+
     fn call(&self, request: &AgentRequest) -> Result<Vec<Value>, AgentFailure> {
+        // Held across retries: a retry keeps its place instead of queueing again.
+        let _permit = self.permits.acquire();
         let body =
             serde_json::to_vec(&self.body(request)).map_err(|_| AgentFailure::InvalidJson)?;
         let attempts = self.attempts.max(1);

@@ -7,6 +7,8 @@
 
 mod cli;
 pub mod http;
+mod permits;
 
 pub use cli::CliAgent;
 pub use http::HttpAgent;
+pub use permits::{Permit, Permits};

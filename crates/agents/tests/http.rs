@@ -6,8 +6,8 @@ use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use doc_bridge_agents::HttpAgent;
 use doc_bridge_agents::http::{portable, response_schema};
+use doc_bridge_agents::{HttpAgent, Permits};
 use doc_bridge_enrich::agent::{Agent, AgentFailure, AgentIdentity, AgentRequest};
 use serde_json::{Value, json};
 
@@ -86,6 +86,7 @@ fn agent(url: &str, attempts: u32, timeout_ms: u64) -> HttpAgent {
         attempts,
         backoff: Duration::from_millis(10),
         max_output_bytes: 1 << 20,
+        permits: Permits::new(1),
     }
 }
 
@@ -239,4 +240,58 @@ fn the_sent_schema_is_portable_and_keeps_property_names() {
         kept,
         json!({"type": "object", "properties": {"format": {"type": "string"}, "title": {"anyOf": [{"type": "string"}]}}})
     );
+}
+
+#[test]
+fn calls_beyond_the_permits_wait_their_turn() {
+    // A server that answers every connection on its own thread, holding each for a while, and
+    // records the most connections it saw open at once.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let open = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let most = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (open2, most2) = (open.clone(), most.clone());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(6) {
+            let Ok(stream) = stream else { return };
+            let (open, most) = (open2.clone(), most2.clone());
+            std::thread::spawn(move || {
+                use std::sync::atomic::Ordering::SeqCst;
+                let now = open.fetch_add(1, SeqCst) + 1;
+                most.fetch_max(now, SeqCst);
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut length = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut body = vec![0; length];
+                let _ = reader.read_exact(&mut body);
+                std::thread::sleep(Duration::from_millis(150));
+                let reply = completion(Some("stop"), r#"{"proposals": []}"#).body;
+                open.fetch_sub(1, SeqCst);
+                let mut stream = stream;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{}",
+                    reply.len(),
+                    reply
+                );
+            });
+        }
+    });
+    let mut agent = agent(&url, 1, 10_000);
+    agent.permits = Permits::new(2);
+    assert_eq!(agent.max_in_flight(), 2);
+    std::thread::scope(|scope| {
+        for _ in 0..6 {
+            scope.spawn(|| assert_eq!(agent.call(&request()).unwrap(), Vec::<Value>::new()));
+        }
+    });
+    assert!(most.load(std::sync::atomic::Ordering::SeqCst) <= 2);
 }

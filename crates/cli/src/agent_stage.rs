@@ -5,9 +5,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use doc_bridge_agents::{CliAgent, HttpAgent};
+use doc_bridge_enrich::adjudicate::Dispute;
 use doc_bridge_enrich::agent::{Agent, AgentIdentity};
 use doc_bridge_enrich::pack::DEFAULT_MAX_PACK_BYTES;
-use doc_bridge_enrich::stage::{AnswerCache, StageOutcome, StageSettings, run_stage};
+use doc_bridge_enrich::stage::{
+    AnswerCache, Role, StageOutcome, StageSettings, run_adjudication, run_stage,
+};
 use doc_bridge_model::artifact::{read_json, write_json};
 use doc_bridge_model::snapshot::Snapshot;
 use doc_bridge_model::{ContentHash, RelPath};
@@ -16,24 +19,44 @@ use serde::Deserialize;
 use crate::exit::UserError;
 use crate::repo::Repo;
 
-/// `intelligence.registry`, as far as this stage reads it.
+/// `intelligence.registry`, as far as this stage reads it: the default agent (its fields sit at
+/// the top level, as they did before roles existed) and `roles`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Registry {
     #[serde(default = "yes")]
     enabled: bool,
+    #[serde(flatten)]
+    agent: AgentConfig,
+    #[serde(default)]
+    max_pack_bytes: Option<usize>,
+    /// `{"curator"|"reviewer"|"adjudicator": true | false | {agent}}`; default: curator only.
+    #[serde(default)]
+    roles: std::collections::BTreeMap<String, RoleSetting>,
+}
+
+/// One role's agent: `true` (the registry's agent), `false` (off), or an agent of its own.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RoleSetting {
+    Enabled(bool),
+    Agent(AgentConfig),
+}
+
+/// An agent: its identity, prompt version and one transport.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AgentConfig {
     agent_id: String,
     #[serde(default = "one")]
     agent_version: String,
     #[serde(default = "one")]
     prompt_version: String,
-    #[serde(default)]
-    max_pack_bytes: Option<usize>,
     cli: Option<CliConfig>,
     http: Option<HttpConfig>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct HttpConfig {
     base_url: String,
@@ -45,9 +68,12 @@ struct HttpConfig {
     timeout_ms: Option<u64>,
     #[serde(default)]
     attempts: Option<u32>,
+    /// Calls in flight at once (a FIFO semaphore); default 1.
+    #[serde(default)]
+    concurrency: Option<usize>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CliConfig {
     command: String,
@@ -96,8 +122,20 @@ impl AnswerCache for FileCache {
     }
 }
 
-/// Runs the configured agent over every document. Exit 2 when no agent is configured.
-pub fn run(repo: &Repo, snapshot: &Snapshot) -> Result<StageOutcome, UserError> {
+/// A role with its agent, ready to run.
+pub struct RoleAgent {
+    /// The role.
+    pub role: Role,
+    /// Its agent.
+    pub agent: Box<dyn Agent>,
+    /// Its settings (task, role, prompt version, pack budget).
+    pub settings: StageSettings,
+}
+
+/// The configured roles, in [`Role::ALL`] order. Refuses (exit 2) a configuration with no
+/// agent, an unknown role, a role without exactly one transport, or an adjudicator that shares
+/// an identity with the curator or the reviewer.
+pub fn configured_roles(repo: &Repo) -> Result<Vec<RoleAgent>, UserError> {
     let configure = "configure `intelligence.registry` (agentId and `cli: {command, args}`) in doc-bridge.config.json, or decide proposals from a file with `doc-bridge enrich --from-file FILE`";
     let registry = repo
         .config
@@ -113,12 +151,67 @@ pub fn run(repo: &Repo, snapshot: &Snapshot) -> Result<StageOutcome, UserError> 
             "intelligence.registry.enabled is false: enrichment is switched off",
         ));
     }
+    if let Some(unknown) = registry.roles.keys().find(|k| Role::parse(k).is_none()) {
+        return Err(UserError::error(format!(
+            "invalid configuration: intelligence.registry.roles: unknown role `{unknown}` (curator, reviewer, adjudicator)"
+        )));
+    }
+    let max_pack_bytes = registry.max_pack_bytes.unwrap_or(DEFAULT_MAX_PACK_BYTES);
+    let mut chosen: Vec<(Role, AgentConfig)> = Vec::new();
+    for role in Role::ALL {
+        let setting = registry.roles.get(role.as_str());
+        let config = match setting {
+            None if role == Role::Curator => Some(registry.agent.clone()),
+            None | Some(RoleSetting::Enabled(false)) => None,
+            Some(RoleSetting::Enabled(true)) => Some(registry.agent.clone()),
+            Some(RoleSetting::Agent(agent)) => Some(agent.clone()),
+        };
+        if let Some(config) = config {
+            chosen.push((role, config));
+        }
+    }
+    if let Some((_, judge)) = chosen.iter().find(|(r, _)| *r == Role::Adjudicator)
+        && let Some((other, _)) = chosen
+            .iter()
+            .find(|(r, c)| *r != Role::Adjudicator && c.agent_id == judge.agent_id)
+    {
+        return Err(UserError::error(format!(
+            "invalid configuration: intelligence.registry.roles: the adjudicator must be a different identity from the {}; both are `{}`",
+            other.as_str(),
+            judge.agent_id
+        )));
+    }
+    chosen
+        .into_iter()
+        .map(|(role, config)| {
+            let settings = StageSettings {
+                task: role.task().to_owned(),
+                role: role.as_str().to_owned(),
+                prompt_version: config.prompt_version.clone(),
+                max_pack_bytes,
+            };
+            let agent = build_agent(repo, config, role, configure)?;
+            Ok(RoleAgent {
+                role,
+                agent,
+                settings,
+            })
+        })
+        .collect()
+}
+
+fn build_agent(
+    repo: &Repo,
+    config: AgentConfig,
+    role: Role,
+    configure: &str,
+) -> Result<Box<dyn Agent>, UserError> {
     let identity = AgentIdentity {
-        agent_id: registry.agent_id,
-        agent_version: registry.agent_version,
+        agent_id: config.agent_id,
+        agent_version: config.agent_version,
     };
-    let agent: Box<dyn Agent> = match (registry.cli, registry.http) {
-        (Some(cli), None) => Box::new(CliAgent {
+    match (config.cli, config.http) {
+        (Some(cli), None) => Ok(Box::new(CliAgent {
             identity,
             command: cli.command,
             args: cli.args,
@@ -126,8 +219,8 @@ pub fn run(repo: &Repo, snapshot: &Snapshot) -> Result<StageOutcome, UserError> 
             timeout: Duration::from_millis(cli.timeout_ms.unwrap_or(60_000)),
             max_input_bytes: 1 << 20,
             max_output_bytes: cli.max_output_bytes.unwrap_or(1 << 20),
-        }),
-        (None, Some(http)) => Box::new(HttpAgent {
+        })),
+        (None, Some(http)) => Ok(Box::new(HttpAgent {
             identity,
             base_url: http.base_url,
             model: http.model,
@@ -136,38 +229,97 @@ pub fn run(repo: &Repo, snapshot: &Snapshot) -> Result<StageOutcome, UserError> 
             attempts: http.attempts.unwrap_or(1),
             backoff: Duration::from_millis(500),
             max_output_bytes: 1 << 20,
-        }),
-        (Some(_), Some(_)) => {
-            return Err(UserError::error(
-                "invalid configuration: intelligence.registry: set one of `cli` and `http`, not both",
-            ));
-        }
-        (None, None) => {
-            return Err(UserError::error(format!(
-                "no agent command or endpoint: {configure}"
-            )));
-        }
-    };
-    let settings = StageSettings {
-        task: "curate".to_owned(),
-        role: "curator".to_owned(),
-        prompt_version: registry.prompt_version,
-        max_pack_bytes: registry.max_pack_bytes.unwrap_or(DEFAULT_MAX_PACK_BYTES),
-    };
-    let mut cache = FileCache {
-        dir: repo.artifact("enrich/cache"),
-    };
-    let root = repo.root.clone();
-    let read = move |path: &RelPath| std::fs::read(root.join(path.as_str())).ok();
+            permits: doc_bridge_agents::Permits::new(http.concurrency.unwrap_or(1)),
+        })),
+        (Some(_), Some(_)) => Err(UserError::error(format!(
+            "invalid configuration: intelligence.registry ({}): set one of `cli` and `http`, not both",
+            role.as_str()
+        ))),
+        (None, None) => Err(UserError::error(format!(
+            "no agent command or endpoint for the {}: {configure}",
+            role.as_str()
+        ))),
+    }
+}
+
+/// What the curator and reviewer gathered, and who the adjudicator is (if configured).
+pub struct StageRun {
+    /// `role=agentId` for every configured role, in order.
+    pub roles: Vec<(Role, String)>,
+    /// The curator's and reviewer's packs and proposals, summed.
+    pub outcome: StageOutcome,
+    /// The adjudicator, run later over the disputes the validators find.
+    pub adjudicator: Option<RoleAgent>,
+}
+
+/// Runs every configured role except the adjudicator. Exit 2 when no agent is configured.
+pub fn run(repo: &Repo, snapshot: &Snapshot) -> Result<StageRun, UserError> {
+    let roles = configured_roles(repo)?;
+    let mut cache = file_cache(repo);
+    let read = reader(repo);
     let judgments = load_judgments(repo);
-    Ok(run_stage(
+    let names = roles
+        .iter()
+        .map(|r| (r.role, r.agent.identity().agent_id))
+        .collect();
+    let mut outcome = StageOutcome::default();
+    let mut adjudicator = None;
+    for role in roles {
+        if role.role == Role::Adjudicator {
+            adjudicator = Some(role);
+            continue;
+        }
+        let ran = run_stage(
+            snapshot,
+            role.agent.as_ref(),
+            &role.settings,
+            &mut cache,
+            &read,
+            &judgments,
+        );
+        outcome.proposals.extend(ran.proposals);
+        outcome.packs += ran.packs;
+        outcome.calls += ran.calls;
+        outcome.cache_hits += ran.cache_hits;
+        outcome.off_pack += ran.off_pack;
+        outcome.failures.extend(ran.failures);
+        outcome.examples += ran.examples;
+    }
+    Ok(StageRun {
+        roles: names,
+        outcome,
+        adjudicator,
+    })
+}
+
+/// Asks the adjudicator about `disputes` (answers cached per dispute).
+pub fn adjudicate(
+    repo: &Repo,
+    snapshot: &Snapshot,
+    adjudicator: &RoleAgent,
+    disputes: &[Dispute],
+) -> StageOutcome {
+    let mut cache = file_cache(repo);
+    let read = reader(repo);
+    run_adjudication(
         snapshot,
-        agent.as_ref(),
-        &settings,
+        adjudicator.agent.as_ref(),
+        &adjudicator.settings,
         &mut cache,
         &read,
-        &judgments,
-    ))
+        disputes,
+    )
+}
+
+fn file_cache(repo: &Repo) -> FileCache {
+    FileCache {
+        dir: repo.artifact("enrich/cache"),
+    }
+}
+
+fn reader(repo: &Repo) -> impl Fn(&RelPath) -> Option<Vec<u8>> + use<> {
+    let root = repo.root.clone();
+    move |path: &RelPath| std::fs::read(root.join(path.as_str())).ok()
 }
 
 /// Every readable approval record (unreadable ones are skipped, never trusted).

@@ -37,8 +37,9 @@ pub struct AgentRequest {
     pub agent: AgentIdentity,
     /// The snapshot proposals must be made against.
     pub base_snapshot_hash: String,
-    /// The packs (agents never receive the snapshot).
-    pub packs: Vec<ContextPack>,
+    /// The packs (agents never receive the snapshot); for `adjudicate`, followed by one
+    /// `adjudication-request` item.
+    pub packs: Vec<RequestItem>,
     /// Past reviewer judgments offered as examples.
     pub examples: Vec<serde_json::Value>,
     /// Always `["pack.read", "proposal.write"]`.
@@ -49,6 +50,16 @@ pub struct AgentRequest {
     pub shell: bool,
     /// Always true.
     pub deterministic: bool,
+}
+
+/// One item of a request's `packs`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum RequestItem {
+    /// A context pack.
+    Pack(Box<ContextPack>),
+    /// The `adjudication-request` item that follows the packs of an `adjudicate` call.
+    Adjudication(serde_json::Value),
 }
 
 impl AgentRequest {
@@ -68,7 +79,10 @@ impl AgentRequest {
             prompt_version: prompt_version.to_owned(),
             agent,
             base_snapshot_hash: base_snapshot_hash.to_owned(),
-            packs,
+            packs: packs
+                .into_iter()
+                .map(|p| RequestItem::Pack(Box::new(p)))
+                .collect(),
             examples: Vec::new(),
             capabilities: vec!["pack.read".to_owned(), "proposal.write".to_owned()],
             network: false,
@@ -128,11 +142,15 @@ impl AgentFailure {
 }
 
 /// An agent.
-pub trait Agent {
+pub trait Agent: Sync {
     /// Who it is.
     fn identity(&self) -> AgentIdentity;
     /// Answers one request with raw proposals (JSON values, untrusted).
     fn call(&self, request: &AgentRequest) -> Result<Vec<serde_json::Value>, AgentFailure>;
+    /// How many calls the stage may have in flight at once (default 1: one after another).
+    fn max_in_flight(&self) -> usize {
+        1
+    }
 }
 
 /// Reads an agent's answer: exactly one JSON object with a `proposals` array. Never repairs JSON.

@@ -13,6 +13,7 @@
 //! - [`redact`]: `contains_secret` and `redact` over [`redact::REDACTION_PATTERNS`].
 //! - [`overlay_signals`]: the live accepted set as the projection's bounded inputs.
 
+pub mod adjudicate;
 pub mod agent;
 mod batch;
 mod context;

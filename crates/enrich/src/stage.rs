@@ -2,14 +2,16 @@
 //! entity, answered from the cache or the agent. Deciding and merging are the caller's next steps.
 //!
 //! Each pack is its own call for now (the seed batches packs by area; one pack per call keeps the
-//! cache exact: every cached answer belongs to exactly one pack).
+//! cache exact: every cached answer belongs to exactly one pack). Packs are built in snapshot
+//! order, which lists a directory's entities together, so calls already run area by area.
 
 use doc_bridge_model::snapshot::{Entity, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 
 use doc_bridge_model::approval::ApprovalRecord;
 
-use crate::agent::{Agent, AgentRequest};
+use crate::adjudicate::Dispute;
+use crate::agent::{Agent, AgentFailure, AgentRequest, RequestItem};
 use crate::feedback::examples_for;
 use crate::pack::{build_pack, cache_key};
 
@@ -22,12 +24,60 @@ pub trait AnswerCache {
     fn put(&mut self, key: &ContentHash, proposals: &[serde_json::Value]);
 }
 
+/// The roles (enrichment-overlay-v1, "Roles"): what each is asked and about which entities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    /// `curate` documents: classification, summaries, aliases, intents, canonical markers.
+    Curator,
+    /// `review` documents and areas: relations, contradictions, gaps, rank hints, areas.
+    Reviewer,
+    /// `adjudicate` disputes: canonical conflicts and disputed contradictions only.
+    Adjudicator,
+}
+
+impl Role {
+    /// Every role, in the order the stage runs them.
+    pub const ALL: [Role; 3] = [Role::Curator, Role::Reviewer, Role::Adjudicator];
+
+    /// `curator`, `reviewer`, `adjudicator`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Curator => "curator",
+            Role::Reviewer => "reviewer",
+            Role::Adjudicator => "adjudicator",
+        }
+    }
+
+    /// The role named `name`.
+    pub fn parse(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
+    /// `curate`, `review`, `adjudicate`.
+    pub fn task(self) -> &'static str {
+        match self {
+            Role::Curator => "curate",
+            Role::Reviewer => "review",
+            Role::Adjudicator => "adjudicate",
+        }
+    }
+
+    /// Whether the role gets one pack per `entity` (the adjudicator gets disputes instead).
+    pub fn targets(self, entity: &Entity) -> bool {
+        match self {
+            Role::Curator => matches!(entity, Entity::Document(_)),
+            Role::Reviewer => matches!(entity, Entity::Document(_) | Entity::Area(_)),
+            Role::Adjudicator => false,
+        }
+    }
+}
+
 /// Stage settings.
 #[derive(Debug, Clone)]
 pub struct StageSettings {
-    /// `curate`.
+    /// `curate`, `review` or `adjudicate` (see [`Role::task`]).
     pub task: String,
-    /// `curator`.
+    /// `curator`, `reviewer` or `adjudicator`.
     pub role: String,
     /// The prompt version.
     pub prompt_version: String,
@@ -54,7 +104,8 @@ pub struct StageOutcome {
     pub examples: usize,
 }
 
-/// Runs the curator over every document.
+/// Runs one role over the entities it targets ([`Role::targets`]; documents when `settings.role`
+/// names no role).
 pub fn run_stage(
     snapshot: &Snapshot,
     agent: &dyn Agent,
@@ -65,12 +116,15 @@ pub fn run_stage(
 ) -> StageOutcome {
     let identity = agent.identity();
     let mut outcome = StageOutcome::default();
+    let role = Role::parse(&settings.role).unwrap_or(Role::Curator);
     let targets: Vec<&EntityId> = snapshot
         .entities
         .iter()
-        .filter(|e| matches!(e, Entity::Document(_)))
+        .filter(|e| role.targets(e))
         .map(Entity::id)
         .collect();
+    // Pass 1, in target order: build packs, answer what the cache can, queue the rest.
+    let mut slots: Vec<(&EntityId, Slot)> = Vec::with_capacity(targets.len());
     for target in targets {
         let Some(pack) = build_pack(snapshot, target, settings.max_pack_bytes, read) else {
             continue;
@@ -83,6 +137,134 @@ pub fn run_stage(
             &settings.prompt_version,
             &pack.pack_hash,
         );
+        if let Some(answer) = cache.get(&key) {
+            outcome.cache_hits += 1;
+            slots.push((target, Slot::Answered(answer)));
+            continue;
+        }
+        outcome.calls += 1;
+        // Examples count inside the pack budget.
+        let room = settings.max_pack_bytes.saturating_sub(pack.budget.bytes);
+        let examples = examples_for(&pack, judgments, snapshot, &settings.role, room);
+        outcome.examples += examples.len();
+        let mut request = AgentRequest::new(
+            &settings.task,
+            &settings.role,
+            &settings.prompt_version,
+            identity.clone(),
+            snapshot.content_hash.as_str(),
+            vec![pack],
+        );
+        request.examples = examples;
+        slots.push((target, Slot::Ask(key, Box::new(request))));
+    }
+    // Pass 2: the calls, at most `max_in_flight` at once, taken in queue order.
+    let answers = call_all(agent, &slots);
+    // Pass 3, in target order again: cache and collect, so the outcome never depends on timing.
+    for ((target, slot), answer) in slots.into_iter().zip(answers) {
+        let answer = match (slot, answer) {
+            (Slot::Answered(answer), _) => answer,
+            (Slot::Ask(key, _), Some(Ok(answer))) => {
+                cache.put(&key, &answer);
+                answer
+            }
+            (Slot::Ask(..), Some(Err(failure))) => {
+                outcome.failures.push((target.clone(), failure.reason()));
+                continue;
+            }
+            (Slot::Ask(..), None) => {
+                outcome
+                    .failures
+                    .push((target.clone(), AgentFailure::Transport("worker").reason()));
+                continue;
+            }
+        };
+        for proposal in answer {
+            if proposal.get("entity").and_then(|e| e.as_str()) == Some(target.as_str()) {
+                outcome.proposals.push(proposal);
+            } else {
+                outcome.off_pack += 1;
+            }
+        }
+    }
+    outcome
+}
+
+/// One pack's place in the stage: answered from the cache, or a request to send.
+enum Slot {
+    Answered(Vec<serde_json::Value>),
+    Ask(ContentHash, Box<AgentRequest>),
+}
+
+type Answer = Result<Vec<serde_json::Value>, AgentFailure>;
+
+/// Sends every queued request with at most `agent.max_in_flight()` calls in flight; workers take
+/// requests in queue order. The answer for slot `i` is at index `i` (`None` for cached slots and
+/// for a worker that died).
+fn call_all(agent: &dyn Agent, slots: &[(&EntityId, Slot)]) -> Vec<Option<Answer>> {
+    let queue: Vec<(usize, &AgentRequest)> = slots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, slot))| match slot {
+            Slot::Ask(_, request) => Some((i, request.as_ref())),
+            Slot::Answered(_) => None,
+        })
+        .collect();
+    let mut answers: Vec<Option<Answer>> = (0..slots.len()).map(|_| None).collect();
+    let workers = agent.max_in_flight().clamp(1, 64).min(queue.len());
+    if workers <= 1 {
+        for (i, request) in queue {
+            answers[i] = Some(agent.call(request));
+        }
+        return answers;
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::with_capacity(queue.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some((i, request)) = queue.get(n) else {
+                        break;
+                    };
+                    let answer = agent.call(request);
+                    if let Ok(mut done) = done.lock() {
+                        done.push((*i, answer));
+                    }
+                }
+            });
+        }
+    });
+    for (i, answer) in done.into_inner().unwrap_or_default() {
+        answers[i] = Some(answer);
+    }
+    answers
+}
+
+/// Asks the adjudicator about each dispute: one call per dispute, with a pack for every entity
+/// it involves followed by the `adjudication-request` item. Answers are cached per dispute id
+/// (which covers the proposals and the entities' content hashes), including nothing. The
+/// answers are returned raw in `proposals`; [`crate::adjudicate::settle`] judges them.
+pub fn run_adjudication(
+    snapshot: &Snapshot,
+    agent: &dyn Agent,
+    settings: &StageSettings,
+    cache: &mut dyn AnswerCache,
+    read: &dyn Fn(&RelPath) -> Option<Vec<u8>>,
+    disputes: &[Dispute],
+) -> StageOutcome {
+    let identity = agent.identity();
+    let mut outcome = StageOutcome::default();
+    for dispute in disputes {
+        outcome.packs += 1;
+        let key = cache_key(
+            &settings.task,
+            &identity.agent_id,
+            &identity.agent_version,
+            &settings.prompt_version,
+            &dispute.dispute_id,
+        );
         let answer = match cache.get(&key) {
             Some(answer) => {
                 outcome.cache_hits += 1;
@@ -90,34 +272,43 @@ pub fn run_stage(
             }
             None => {
                 outcome.calls += 1;
-                // Examples count inside the pack budget.
-                let room = settings.max_pack_bytes.saturating_sub(pack.budget.bytes);
-                let examples = examples_for(&pack, judgments, snapshot, &settings.role, room);
-                outcome.examples += examples.len();
+                let packs: Vec<_> = dispute
+                    .entities
+                    .iter()
+                    .filter_map(|id| build_pack(snapshot, id, settings.max_pack_bytes, read))
+                    .collect();
                 let mut request = AgentRequest::new(
                     &settings.task,
                     &settings.role,
                     &settings.prompt_version,
                     identity.clone(),
                     snapshot.content_hash.as_str(),
-                    vec![pack],
+                    packs,
                 );
-                request.examples = examples;
+                request
+                    .packs
+                    .push(RequestItem::Adjudication(dispute.request_item()));
                 match agent.call(&request) {
                     Ok(answer) => {
                         cache.put(&key, &answer);
                         answer
                     }
                     Err(failure) => {
-                        outcome.failures.push((target.clone(), failure.reason()));
+                        let target = dispute.entities.first().cloned();
+                        if let Some(target) = target {
+                            outcome.failures.push((target, failure.reason()));
+                        }
                         continue;
                     }
                 }
             }
         };
-        for proposal in answer {
-            if proposal.get("entity").and_then(|e| e.as_str()) == Some(target.as_str()) {
-                outcome.proposals.push(proposal);
+        // Only answers about this dispute count; the rest are off-pack.
+        for adjudication in answer {
+            if adjudication.get("disputeId").and_then(|d| d.as_str())
+                == Some(dispute.dispute_id.as_str())
+            {
+                outcome.proposals.push(adjudication);
             } else {
                 outcome.off_pack += 1;
             }

@@ -6,10 +6,12 @@ use std::collections::BTreeSet;
 
 use serde_json::json;
 
+use doc_bridge_enrich::adjudicate::{Settlement, find_disputes, settle};
 use doc_bridge_enrich::{Context, Decision, decide_batch, expire};
 use doc_bridge_model::enrichment::{
-    ACCEPTED_BY_POLICY, AcceptedEntry, EnrichmentOverlayV1, OVERLAY_SCHEMA_VERSION, OVERLAY_TYPE,
-    OverlayStats, PendingEntry, RejectedEntry, approval_id, parse_proposals,
+    ACCEPTED_BY_POLICY, AcceptedEntry, EnrichmentOverlayV1, EnrichmentProposalV1,
+    OVERLAY_SCHEMA_VERSION, OVERLAY_TYPE, OverlayStats, PendingEntry, RejectedEntry, approval_id,
+    parse_proposals,
 };
 
 use crate::args::{EnrichArgs, EnrichListArgs, EnrichState};
@@ -67,6 +69,8 @@ pub fn status_for_check(repo: &Repo) -> serde_json::Value {
 /// One enrich run's outcome, for printing.
 struct Summary {
     stage: Option<doc_bridge_enrich::stage::StageOutcome>,
+    roles: Vec<String>,
+    adjudication: Option<Adjudication>,
     accepted: u64,
     pending: u64,
     rejected: u64,
@@ -94,11 +98,21 @@ fn execute(
     let loaded = load_for_query(repo, false)?;
     let snapshot = load_snapshot_for(repo, &loaded.index)?;
     // Without a file, the agent stage gathers the proposals (only on request; never on a query path).
-    let (raw, stage) = match raw {
-        Some(raw) => (raw, None),
+    let (mut raw, stage, roles, adjudicator) = match raw {
+        Some(raw) => (raw, None, Vec::new(), None),
         None => {
-            let outcome = crate::agent_stage::run(repo, &snapshot)?;
-            (outcome.proposals.clone(), Some(outcome))
+            let run = crate::agent_stage::run(repo, &snapshot)?;
+            let roles = run
+                .roles
+                .iter()
+                .map(|(role, id)| format!("{}={id}", role.as_str()))
+                .collect();
+            (
+                run.outcome.proposals.clone(),
+                Some(run.outcome),
+                roles,
+                run.adjudicator,
+            )
         }
     };
 
@@ -109,6 +123,13 @@ fn execute(
     };
     let mut current = stored.clone().unwrap_or_else(|| empty_overlay(&snapshot));
     current.accepted = live;
+
+    // Adjudicate what two roles could not settle (only with a third identity configured). A
+    // settled dispute is not reopened: its losers are decided, so replayed proposals are skipped.
+    let adjudication = match &adjudicator {
+        Some(judge) => Some(adjudicate(repo, &snapshot, judge, &mut raw, &mut current)),
+        None => None,
+    };
     let decisions = {
         let ctx = Context::new(&snapshot).with_overlay(&current);
         decide_batch(raw, &ctx)
@@ -116,18 +137,7 @@ fn execute(
 
     // Merge: decisions people (or earlier runs) made stand; a proposal id already decided is
     // not reopened.
-    let decided: BTreeSet<String> = current
-        .accepted
-        .iter()
-        .map(|e| e.proposal.proposal_id.clone())
-        .chain(
-            current
-                .pending
-                .iter()
-                .map(|e| e.proposal.proposal_id.clone()),
-        )
-        .chain(current.rejected.iter().map(|e| e.proposal_id.clone()))
-        .collect();
+    let decided: BTreeSet<String> = decided_ids(&current);
     let now = now_rfc3339();
     let (mut accepted_now, mut pending_now, mut rejected_now) = (0u64, 0u64, 0u64);
     for decision in &decisions {
@@ -145,6 +155,10 @@ fn execute(
             }
             Decision::Pending(p, note) => {
                 pending_now += 1;
+                let note = adjudication
+                    .as_ref()
+                    .and_then(|a| a.settlement.winners.get(&p.proposal_id))
+                    .unwrap_or(note);
                 current.pending.push(PendingEntry {
                     proposal: p.clone(),
                     approval_id: approval_id(&p.proposal_id, &p.target_content_hash),
@@ -175,6 +189,8 @@ fn execute(
 
     Ok(Summary {
         stage,
+        roles,
+        adjudication,
         accepted: accepted_now,
         pending: pending_now,
         rejected: rejected_now,
@@ -188,6 +204,8 @@ fn execute(
 fn print_summary(summary: &Summary, as_json: bool) {
     let Summary {
         stage,
+        roles,
+        adjudication,
         accepted: accepted_now,
         pending: pending_now,
         rejected: rejected_now,
@@ -206,7 +224,20 @@ fn print_summary(summary: &Summary, as_json: bool) {
             "failures": s.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
         })
     });
+    let adjudication_report = adjudication.as_ref().map(|a| {
+        json!({
+            "disputes": a.disputes,
+            "agentCalls": a.outcome.calls,
+            "cacheHits": a.outcome.cache_hits,
+            "settled": a.disputes - a.settlement.unsettled.len(),
+            "losers": a.settlement.losers.len(),
+            "refused": a.settlement.refused.len(),
+            "failures": a.outcome.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
+        })
+    });
     let report = json!({
+        "roles": roles,
+        "adjudication": adjudication_report,
         "stage": stage_report,
         "accepted": accepted_now,
         "pending": pending_now,
@@ -220,6 +251,9 @@ fn print_summary(summary: &Summary, as_json: bool) {
     if as_json {
         crate::outln!("{report:#}");
     } else {
+        if !roles.is_empty() {
+            crate::outln!("Roles: {}", roles.join(", "));
+        }
         if let Some(stage) = &stage {
             crate::outln!(
                 "Packs: {} (agent calls {}, cache hits {}, failed {})",
@@ -227,6 +261,17 @@ fn print_summary(summary: &Summary, as_json: bool) {
                 stage.calls,
                 stage.cache_hits,
                 stage.failures.len()
+            );
+        }
+        if let Some(a) = adjudication {
+            crate::outln!(
+                "Disputes: {} (settled {}, losers {}, adjudications refused {}, agent calls {}, cache hits {})",
+                a.disputes,
+                a.disputes - a.settlement.unsettled.len(),
+                a.settlement.losers.len(),
+                a.settlement.refused.len(),
+                a.outcome.calls,
+                a.outcome.cache_hits
             );
         }
         crate::outln!(
@@ -242,6 +287,96 @@ fn print_summary(summary: &Summary, as_json: bool) {
         }
         crate::outln!("Overlay: {overlay_hash} (.doc-bridge/enrich/overlay.json)");
     }
+}
+
+/// What adjudication did in one run.
+struct Adjudication {
+    disputes: usize,
+    outcome: doc_bridge_enrich::stage::StageOutcome,
+    settlement: Settlement,
+}
+
+/// Finds the disputes among the undecided proposals of `raw` and the overlay's pending entries,
+/// asks the adjudicator, and applies the settlement: losers leave `raw` and `current.pending` for
+/// `current.rejected` (`adjudicated`), refused adjudications are recorded, winners keep a note.
+fn adjudicate(
+    repo: &Repo,
+    snapshot: &doc_bridge_model::snapshot::Snapshot,
+    judge: &crate::agent_stage::RoleAgent,
+    raw: &mut Vec<doc_bridge_model::enrichment::RawProposal>,
+    current: &mut EnrichmentOverlayV1,
+) -> Adjudication {
+    let decided: BTreeSet<String> = decided_ids(current);
+    let undecided: Vec<serde_json::Value> = raw
+        .iter()
+        .filter(|v| !decided.contains(raw_id(v)))
+        .cloned()
+        .collect();
+    let disputes = {
+        let pending: Vec<&EnrichmentProposalV1> =
+            current.pending.iter().map(|e| &e.proposal).collect();
+        let ctx = Context::new(snapshot).with_overlay(current);
+        find_disputes(&undecided, &pending, &ctx)
+    };
+    if disputes.is_empty() {
+        return Adjudication {
+            disputes: 0,
+            outcome: Default::default(),
+            settlement: Settlement::default(),
+        };
+    }
+    let outcome = crate::agent_stage::adjudicate(repo, snapshot, judge, &disputes);
+    let settlement = settle(
+        &disputes,
+        &outcome.proposals,
+        &judge.agent.identity().agent_id,
+    );
+    raw.retain(|v| !settlement.lost(raw_id(v)));
+    current
+        .pending
+        .retain(|e| !settlement.lost(&e.proposal.proposal_id));
+    for entry in &mut current.pending {
+        if let Some(note) = settlement.winners.get(&entry.proposal.proposal_id) {
+            entry.note = note.clone();
+        }
+    }
+    for entry in settlement.losers.iter().chain(&settlement.refused) {
+        if !current
+            .rejected
+            .iter()
+            .any(|r| r.proposal_id == entry.proposal_id)
+        {
+            current.rejected.push(entry.clone());
+        }
+    }
+    Adjudication {
+        disputes: disputes.len(),
+        outcome,
+        settlement,
+    }
+}
+
+fn raw_id(value: &serde_json::Value) -> &str {
+    value
+        .get("proposalId")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+}
+
+/// Every proposal id the overlay has decided (accepted, pending or rejected).
+fn decided_ids(overlay: &EnrichmentOverlayV1) -> BTreeSet<String> {
+    overlay
+        .accepted
+        .iter()
+        .map(|e| e.proposal.proposal_id.clone())
+        .chain(
+            overlay
+                .pending
+                .iter()
+                .map(|e| e.proposal.proposal_id.clone()),
+        )
+        .chain(overlay.rejected.iter().map(|e| e.proposal_id.clone()))
+        .collect()
 }
 
 fn empty_overlay(snapshot: &doc_bridge_model::snapshot::Snapshot) -> EnrichmentOverlayV1 {
