@@ -80,6 +80,67 @@ fn portable_inner(schema: &Value, names: bool) -> Value {
     }
 }
 
+/// Property names of free text. Models write JSON in the order the schema lists properties, so
+/// these come last: the facts (ids, kinds, evidence) are settled before the prose that explains
+/// them, and a long free text cut short cannot leave an id half-written.
+pub const FREE_TEXT_LAST: &[&str] = &[
+    "detection",
+    "claim",
+    "observed",
+    "missing",
+    "phrase",
+    "summary",
+    "reason",
+    "rationale",
+];
+
+/// `value` as compact JSON text with object keys sorted, except [`FREE_TEXT_LAST`] names, which
+/// come after every other key of their object, in that list's order. (A `serde_json::Value`
+/// always sorts its keys, so the order is decided here, at the last step before the wire.)
+pub fn to_ordered_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_ordered(value, &mut out);
+    out
+}
+
+fn write_ordered(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            let rank = |k: &str| {
+                FREE_TEXT_LAST
+                    .iter()
+                    .position(|f| *f == k)
+                    .map_or(0, |i| i + 1)
+            };
+            keys.sort_by(|a, b| (rank(a), *a).cmp(&(rank(b), *b)));
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                if let Some(inner) = map.get(key) {
+                    write_ordered(inner, out);
+                }
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_ordered(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
 /// The response schema: `{"proposals": [EnrichmentProposalV1, ...]}`, portable.
 pub fn response_schema() -> Value {
     let proposal = doc_bridge_model::schema::schema_for("proposal").unwrap_or(Value::Null);
@@ -212,8 +273,7 @@ impl Agent for HttpAgent {
     fn call(&self, request: &AgentRequest) -> Result<Vec<Value>, AgentFailure> {
         // Held across retries: a retry keeps its place instead of queueing again.
         let _permit = self.permits.acquire();
-        let body =
-            serde_json::to_vec(&self.body(request)).map_err(|_| AgentFailure::InvalidJson)?;
+        let body = to_ordered_json(&self.body(request)).into_bytes();
         let attempts = self.attempts.max(1);
         let mut last = AgentFailure::Transport("http");
         for attempt in 1..=attempts {

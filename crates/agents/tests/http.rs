@@ -125,6 +125,13 @@ fn stop_with_json_content_returns_the_proposals_and_the_request_carries_the_sche
         !body.contains("sk-test-key"),
         "the key must only travel in the header"
     );
+    // Free text comes last in the schema the model follows: `reason` after `targetContentHash`
+    // (alphabetical order would put it first).
+    let (reason, target) = (
+        body.find("\"reason\":{").unwrap(),
+        body.find("\"targetContentHash\":{").unwrap(),
+    );
+    assert!(reason > target, "free-text fields must come last");
     let body: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(body["response_format"]["type"], "json_schema");
     assert_eq!(

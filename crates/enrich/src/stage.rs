@@ -1,9 +1,10 @@
 //! The enrich stage (enrichment-overlay-v1, "The stage", steps 1–2): one context pack per target
 //! entity, answered from the cache or the agent. Deciding and merging are the caller's next steps.
 //!
-//! Each pack is its own call for now (the seed batches packs by area; one pack per call keeps the
-//! cache exact: every cached answer belongs to exactly one pack). Packs are built in snapshot
-//! order, which lists a directory's entities together, so calls already run area by area.
+//! Each pack is its own call (the seed batches packs by area; one pack per call keeps the cache
+//! exact: every cached answer belongs to exactly one pack). Calls that miss the cache run with at
+//! most [`Agent::max_in_flight`] in flight; answers are cached and collected in target order, so
+//! the outcome never depends on which call finished first.
 
 use doc_bridge_model::snapshot::{Entity, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};

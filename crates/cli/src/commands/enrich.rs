@@ -86,6 +86,11 @@ fn execute(
     repo: &Repo,
     raw: Option<Vec<doc_bridge_model::enrichment::RawProposal>>,
 ) -> Result<Summary, UserError> {
+    // A configuration mistake is reported before anything else (exit 2), stale index or not.
+    let roles = match raw {
+        Some(_) => None,
+        None => Some(crate::agent_stage::configured_roles(repo)?),
+    };
     let stored = match load_overlay(repo) {
         OverlayState::Missing => None,
         OverlayState::Valid(overlay) => Some(*overlay),
@@ -98,10 +103,10 @@ fn execute(
     let loaded = load_for_query(repo, false)?;
     let snapshot = load_snapshot_for(repo, &loaded.index)?;
     // Without a file, the agent stage gathers the proposals (only on request; never on a query path).
-    let (mut raw, stage, roles, adjudicator) = match raw {
-        Some(raw) => (raw, None, Vec::new(), None),
-        None => {
-            let run = crate::agent_stage::run(repo, &snapshot)?;
+    let (mut raw, stage, roles, adjudicator) = match (raw, roles) {
+        (Some(raw), _) => (raw, None, Vec::new(), None),
+        (None, roles) => {
+            let run = crate::agent_stage::run(repo, &snapshot, roles.unwrap_or_default());
             let roles = run
                 .roles
                 .iter()

@@ -1,0 +1,248 @@
+//! Roles end to end with real child processes: a curator and a reviewer that disagree about the
+//! canonical document of a package, an adjudicator that settles it (or tries to judge its own
+//! proposal), and the configuration refusing an adjudicator that shares an identity.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+use doc_bridge_model::EntityId;
+use doc_bridge_model::enrichment::{ProposalKind, proposal_id};
+use serde_json::{Value, json};
+
+const SCOPE: &str = "package:@fx/auth";
+
+/// A `mark-canonical` proposal for `doc` by `agent`, grounded in the indexed snapshot.
+fn canonical(root: &std::path::Path, doc: &str, agent: &str) -> Value {
+    let snapshot = artifact(root, "snapshot.json");
+    let entity = format!("document:{doc}");
+    let target = snapshot["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == entity.as_str())
+        .unwrap()["contentHash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let id = proposal_id(
+        ProposalKind::MarkCanonical,
+        &EntityId::from_raw(&entity),
+        &target,
+        agent,
+        "1",
+        Value::Null,
+    );
+    json!({"proposalId": id, "kind": "mark-canonical", "entity": entity, "targetContentHash": target,
+        "confidence": 0.9, "reason": "the main guide", "evidence": [{"source": "snapshot", "path": doc, "lines": [1, 1]}],
+        "relatedDiagnosticIds": [], "origin": {"agentId": agent, "agentVersion": "1", "promptVersion": "1"},
+        "baseSnapshotHash": snapshot["contentHash"], "payload": {"scope": SCOPE}})
+}
+
+/// An agent that ignores its request and answers with the proposals in `file`.
+fn replaying(agent: &str, file: &str) -> Value {
+    json!({"agentId": agent, "cli": {"command": "sh", "args": ["-c", format!("cat >/dev/null; cat .doc-bridge/{file}")]}})
+}
+
+/// An adjudicator that reads the dispute id from its request and names the proposal in `winner`
+/// (a file) as the winner, under the identity `origin`.
+fn judge(agent: &str, origin: &str) -> Value {
+    let script = format!(
+        "id=$(grep -o '\"disputeId\":\"[0-9a-f]*\"' | head -n 1 | cut -d'\"' -f4); \
+         printf '{{\"proposals\": [{{\"type\": \"enrichment-adjudication\", \"disputeId\": \"%s\", \"winner\": \"%s\", \"origin\": {{\"agentId\": \"{origin}\", \"agentVersion\": \"1\", \"promptVersion\": \"1\"}}}}]}}' \"$id\" \"$(cat .doc-bridge/winner)\"; \
+         echo call >> .doc-bridge/judge-calls"
+    );
+    json!({"agentId": agent, "cli": {"command": "sh", "args": ["-c", script]}})
+}
+
+fn configure(root: &std::path::Path, registry: Value) {
+    let config = json!({"schemaVersion": 1, "intelligence": {"registry": registry}});
+    std::fs::write(
+        root.join("doc-bridge.config.json"),
+        serde_json::to_vec(&config).unwrap(),
+    )
+    .unwrap();
+}
+
+/// Indexes, writes the two roles' answers, and configures curator, reviewer and `judge`.
+fn disputed(judge_agent: Value) -> (FixtureCopy, String, String) {
+    let dir = fixture_copy("ts-workspace");
+    let mut registry = replaying("curator-bot", "curator.json");
+    registry["roles"] = json!({
+        "reviewer": replaying("reviewer-bot", "reviewer.json"),
+        "adjudicator": judge_agent,
+    });
+    configure(dir.path(), registry);
+    index(dir.path());
+    // `.doc-bridge/` is never an input: the answers can be written after indexing.
+    let ours = canonical(dir.path(), "docs/auth.md", "curator-bot");
+    let theirs = canonical(dir.path(), "docs/core.md", "reviewer-bot");
+    let state = dir.path().join(".doc-bridge");
+    std::fs::write(
+        state.join("curator.json"),
+        json!({"proposals": [ours]}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        state.join("reviewer.json"),
+        json!({"proposals": [theirs]}).to_string(),
+    )
+    .unwrap();
+    let (ours, theirs) = (
+        ours["proposalId"].as_str().unwrap().to_owned(),
+        theirs["proposalId"].as_str().unwrap().to_owned(),
+    );
+    (dir, ours, theirs)
+}
+
+fn enrich(root: &std::path::Path) -> Value {
+    let out = run(root, &["enrich", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn overlay(root: &std::path::Path) -> Value {
+    artifact(root, "enrich/overlay.json")
+}
+
+#[test]
+fn the_adjudicator_settles_a_canonical_dispute_and_the_winner_waits_for_a_person() {
+    let (dir, ours, theirs) = disputed(judge("judge-bot", "judge-bot"));
+    std::fs::write(dir.path().join(".doc-bridge/winner"), &theirs).unwrap();
+    let report = enrich(dir.path());
+    assert_eq!(
+        report["roles"],
+        json!([
+            "curator=curator-bot",
+            "reviewer=reviewer-bot",
+            "adjudicator=judge-bot"
+        ])
+    );
+    assert_eq!(report["adjudication"]["disputes"], 1, "{report:#}");
+    assert_eq!(report["adjudication"]["settled"], 1, "{report:#}");
+    let stored = overlay(dir.path());
+    let pending = stored["pending"].as_array().unwrap();
+    let winner = pending
+        .iter()
+        .find(|e| e["proposal"]["proposalId"] == theirs.as_str())
+        .expect("the winner stays pending");
+    assert!(winner["note"].as_str().unwrap().starts_with("adjudicated"));
+    assert!(
+        !stored["accepted"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["proposal"]["kind"] == "mark-canonical"),
+        "an adjudication never approves"
+    );
+    let loser = stored["rejected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["proposalId"] == ours.as_str())
+        .expect("the loser is rejected");
+    assert_eq!(loser["reason"], "adjudicated");
+
+    // The cache replays both roles' proposals: the settled dispute is not reopened.
+    let before = std::fs::read(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap();
+    let again = enrich(dir.path());
+    assert_eq!(again["stage"]["agentCalls"], 0, "{again:#}");
+    assert_eq!(again["adjudication"]["disputes"], 0, "{again:#}");
+    let after = std::fs::read(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap();
+    let hash =
+        |bytes: &[u8]| serde_json::from_slice::<Value>(bytes).unwrap()["contentHash"].clone();
+    assert_eq!(hash(&before), hash(&after));
+    let calls = std::fs::read_to_string(dir.path().join(".doc-bridge/judge-calls")).unwrap();
+    assert_eq!(calls.lines().count(), 1);
+}
+
+#[test]
+fn an_adjudication_under_a_judged_proposals_identity_is_refused_as_self_adjudication() {
+    // The adjudicator answers as if it were the curator.
+    let (dir, ours, _) = disputed(judge("judge-bot", "curator-bot"));
+    std::fs::write(dir.path().join(".doc-bridge/winner"), &ours).unwrap();
+    let report = enrich(dir.path());
+    assert_eq!(report["adjudication"]["settled"], 0, "{report:#}");
+    assert_eq!(report["adjudication"]["refused"], 1, "{report:#}");
+    let stored = overlay(dir.path());
+    let rejected = stored["rejected"].as_array().unwrap();
+    assert!(
+        rejected
+            .iter()
+            .any(|e| e["kind"] == "adjudication" && e["reason"] == "self-adjudication"),
+        "{rejected:#?}"
+    );
+    // Unsettled, the validators decide as without an adjudicator: one stands, one conflicts.
+    assert!(rejected.iter().any(|e| e["reason"] == "canonical-conflict"));
+    assert!(!rejected.iter().any(|e| e["reason"] == "adjudicated"));
+}
+
+#[test]
+fn an_adjudicator_sharing_an_identity_with_another_role_is_refused() {
+    let dir = fixture_copy("ts-workspace");
+    let mut registry = json!({"agentId": "bot", "cli": {"command": "true"}});
+    registry["roles"] = json!({"adjudicator": true});
+    configure(dir.path(), registry.clone());
+    index(dir.path());
+    let out = run(dir.path(), &["enrich"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("adjudicator must be a different identity"),
+        "{}",
+        stderr(&out)
+    );
+    registry["roles"] = json!({"reviewer": {"agentId": "judge", "cli": {"command": "true"}},
+        "adjudicator": {"agentId": "judge", "cli": {"command": "true"}}});
+    configure(dir.path(), registry.clone());
+    assert_eq!(code(&run(dir.path(), &["enrich"])), 2);
+    registry["roles"] = json!({"critic": true});
+    configure(dir.path(), registry);
+    let out = run(dir.path(), &["enrich"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("unknown role `critic`"));
+}
+
+#[test]
+fn the_reviewer_gets_packs_for_documents_and_areas_under_its_own_task() {
+    let dir = fixture_copy("ts-workspace");
+    let recorder = |agent: &str, file: &str| {
+        json!({"agentId": agent, "cli": {"command": "sh", "args": ["-c",
+            format!("cat >> .doc-bridge/{file}; echo >> .doc-bridge/{file}; echo '{{\"proposals\": []}}'")]}})
+    };
+    let mut registry = recorder("curator-bot", "curate.jsonl");
+    registry["roles"] = json!({"reviewer": recorder("reviewer-bot", "review.jsonl")});
+    configure(dir.path(), registry);
+    index(dir.path());
+    enrich(dir.path());
+    let read = |file: &str| -> Vec<Value> {
+        std::fs::read_to_string(dir.path().join(".doc-bridge").join(file))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (curate, review) = (read("curate.jsonl"), read("review.jsonl"));
+    let kinds = |requests: &[Value]| -> std::collections::BTreeSet<String> {
+        requests
+            .iter()
+            .map(|r| r["packs"][0]["target"]["kind"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(
+        curate
+            .iter()
+            .all(|r| r["task"] == "curate" && r["role"] == "curator")
+    );
+    assert!(
+        review
+            .iter()
+            .all(|r| r["task"] == "review" && r["role"] == "reviewer")
+    );
+    assert_eq!(kinds(&curate), ["document".to_owned()].into());
+    assert_eq!(
+        kinds(&review),
+        ["area".to_owned(), "document".to_owned()].into()
+    );
+    assert!(review.len() > curate.len());
+}
