@@ -40,7 +40,7 @@ struct Registry {
 #[serde(untagged)]
 enum RoleSetting {
     Enabled(bool),
-    Agent(AgentConfig),
+    Agent(Box<AgentConfig>),
 }
 
 /// An agent: its identity, prompt version and one transport.
@@ -164,7 +164,7 @@ pub fn configured_roles(repo: &Repo) -> Result<Vec<RoleAgent>, UserError> {
             None if role == Role::Curator => Some(registry.agent.clone()),
             None | Some(RoleSetting::Enabled(false)) => None,
             Some(RoleSetting::Enabled(true)) => Some(registry.agent.clone()),
-            Some(RoleSetting::Agent(agent)) => Some(agent.clone()),
+            Some(RoleSetting::Agent(agent)) => Some(agent.as_ref().clone()),
         };
         if let Some(config) = config {
             chosen.push((role, config));

@@ -131,10 +131,9 @@ fn execute(
 
     // Adjudicate what two roles could not settle (only with a third identity configured). A
     // settled dispute is not reopened: its losers are decided, so replayed proposals are skipped.
-    let adjudication = match &adjudicator {
-        Some(judge) => Some(adjudicate(repo, &snapshot, judge, &mut raw, &mut current)),
-        None => None,
-    };
+    let adjudication = adjudicator
+        .as_ref()
+        .map(|judge| adjudicate(repo, &snapshot, judge, &mut raw, &mut current));
     let decisions = {
         let ctx = Context::new(&snapshot).with_overlay(&current);
         decide_batch(raw, &ctx)
