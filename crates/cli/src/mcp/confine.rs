@@ -36,6 +36,21 @@ pub fn confine(root: &Path, requested: &str) -> Result<Confined, String> {
             "`{requested}` is absolute; give a path relative to the repository root"
         ));
     }
+    // Climbing above the root is refused before anything outside it is looked at, so the answer
+    // never tells whether a file exists out there.
+    let mut depth: usize = 0;
+    for component in asked.components() {
+        match component {
+            std::path::Component::ParentDir if depth == 0 => {
+                return Err(format!(
+                    "`{requested}` resolves outside the repository root; only files inside it can be read"
+                ));
+            }
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+    }
     let joined = root.join(asked);
     let full = joined.canonicalize().map_err(|_| {
         format!("no file at `{requested}` in the repository; search or lookup give valid paths")
