@@ -9,10 +9,10 @@ use std::path::Path;
 use common::*;
 use doc_bridge_model::EntityId;
 use doc_bridge_model::enrichment::{ProposalKind, proposal_id};
+use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
-use rmcp::ServiceExt;
 use serde_json::{Value, json};
 
 type Client = RunningService<RoleClient, ()>;
@@ -29,7 +29,11 @@ async fn connect(root: &Path) -> Client {
     ().serve(transport).await.unwrap()
 }
 
-async fn call(client: &Client, name: &str, arguments: Value) -> Result<CallToolResult, ServiceError> {
+async fn call(
+    client: &Client,
+    name: &str,
+    arguments: Value,
+) -> Result<CallToolResult, ServiceError> {
     let Value::Object(arguments) = arguments else {
         panic!("arguments must be an object");
     };
@@ -105,6 +109,8 @@ async fn initialize_and_tools_list_describe_six_portable_tools() {
         );
         assert!(tool.description.as_ref().is_some_and(|d| !d.is_empty()));
     }
+    // The whole interface (names, descriptions, input schemas), so a change shows in review.
+    insta::assert_json_snapshot!("mcp-tools-list", serde_json::to_value(&tools).unwrap());
     // The input schemas are real JSON Schemas that accept good arguments and refuse bad ones.
     let search = serde_json::to_value(&*tools[0].input_schema).unwrap();
     let validator = jsonschema::validator_for(&search).unwrap();
@@ -132,8 +138,16 @@ async fn every_tool_answers_from_the_index() {
     assert!(excerpt.contains("4: export interface Session"), "{excerpt}");
     assert!(first.get("explain").is_none());
     assert!(found.get("fits").is_none(), "no budget, no budget flag");
-    let explained = ok(&client, "search", json!({"query": "session", "explain": true})).await;
-    assert!(explained["results"][0]["explain"]["parts"]["bm25"].is_number(), "{explained:#}");
+    let explained = ok(
+        &client,
+        "search",
+        json!({"query": "session", "explain": true}),
+    )
+    .await;
+    assert!(
+        explained["results"][0]["explain"]["parts"]["bm25"].is_number(),
+        "{explained:#}"
+    );
 
     // lookup by id: the entity, neighbours by kind, covering documents, diagnostics, evidence.
     let module = ok(
@@ -171,17 +185,27 @@ async fn every_tool_answers_from_the_index() {
     assert!(count(&deep) > count(&module), "{deep:#}");
     let doc = ok(&client, "lookup", json!({"path": "docs/auth.md"})).await;
     assert_eq!(doc["id"], "document:docs/auth.md");
-    assert!(doc["entity"].get("body").is_none(), "the text is read_document's job");
+    assert!(
+        doc["entity"].get("body").is_none(),
+        "the text is read_document's job"
+    );
     assert_eq!(doc["diagnostics"][0]["code"], "broken-link", "{doc:#}");
 
     // handoff by package name.
     let handoff = ok(&client, "handoff", json!({"id": "@fx/auth"})).await;
     assert_eq!(handoff["id"], "package:@fx/auth");
     assert_eq!(handoff["type"], "agent-handoff");
-    assert_eq!(handoff["editRoots"], json!(["packages/auth"]), "{handoff:#}");
+    assert_eq!(
+        handoff["editRoots"],
+        json!(["packages/auth"]),
+        "{handoff:#}"
+    );
     assert_eq!(handoff["checks"], json!(["npm test -w @fx/auth"]));
     let unknown = failed(&client, "handoff", json!({"id": "no-such-thing"})).await;
-    assert!(unknown.contains("no entity named `no-such-thing`"), "{unknown}");
+    assert!(
+        unknown.contains("no entity named `no-such-thing`"),
+        "{unknown}"
+    );
 
     // read_document: numbered lines, a window.
     let read = ok(
@@ -219,7 +243,12 @@ async fn every_tool_answers_from_the_index() {
 async fn responses_fit_the_token_budget_dropping_excerpts_first() {
     let dir = indexed("ts-workspace");
     let client = connect(dir.path()).await;
-    let full = ok(&client, "search", json!({"query": "auth session", "limit": 5})).await;
+    let full = ok(
+        &client,
+        "search",
+        json!({"query": "auth session", "limit": 5}),
+    )
+    .await;
     let full_chars = serde_json::to_string(&full).unwrap().len();
     let with_excerpts = full["results"]
         .as_array()
@@ -239,7 +268,12 @@ async fn responses_fit_the_token_budget_dropping_excerpts_first() {
     .await
     .unwrap();
     let body = text(&fitted);
-    assert!(body.len() <= budget as usize * 4, "{} > {}", body.len(), budget * 4);
+    assert!(
+        body.len() <= budget as usize * 4,
+        "{} > {}",
+        body.len(),
+        budget * 4
+    );
     let fitted: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(fitted["fits"], true);
     assert_eq!(fitted["dropped"], json!(["excerpts"]));
@@ -248,7 +282,10 @@ async fn responses_fit_the_token_budget_dropping_excerpts_first() {
         full["results"].as_array().unwrap().len(),
         "results are the core and stay"
     );
-    assert!(fitted["results"][0].get("excerpt").is_some(), "the best result keeps its excerpt");
+    assert!(
+        fitted["results"][0].get("excerpt").is_some(),
+        "the best result keeps its excerpt"
+    );
 
     // Far too little room: the core stays whole and says it does not fit.
     let tiny = ok(
@@ -269,7 +306,10 @@ async fn responses_fit_the_token_budget_dropping_excerpts_first() {
     .await;
     assert_eq!(lookup["id"], "package:@fx/auth");
     assert!(
-        lookup["dropped"].as_array().unwrap().contains(&json!("neighbours")),
+        lookup["dropped"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("neighbours")),
         "{lookup:#}"
     );
     client.cancel().await.unwrap();
@@ -337,14 +377,34 @@ async fn bad_requests_get_json_rpc_errors_and_the_server_keeps_serving() {
     assert!(message.contains("unknown tool"), "{message}");
     for (tool, arguments, expect) in [
         ("search", json!({"query": 5}), "invalid type"),
-        ("search", json!({"query": "x", "limit": "ten"}), "invalid type"),
-        ("search", json!({"query": "x", "bogus": true}), "unknown field"),
+        (
+            "search",
+            json!({"query": "x", "limit": "ten"}),
+            "invalid type",
+        ),
+        (
+            "search",
+            json!({"query": "x", "bogus": true}),
+            "unknown field",
+        ),
         ("search", json!({}), "missing field `query`"),
         ("search", json!({"query": "x", "limit": 0}), "`limit`"),
         ("lookup", json!({"id": "a", "path": "b"}), "exactly one"),
-        ("lookup", json!({"id": "package:@fx/auth", "depth": 9}), "`depth`"),
-        ("read_document", json!({"path": "AGENTS.md", "startLine": -1}), "invalid value"),
-        ("diagnostics", json!({"severity": "fatal"}), "unknown variant"),
+        (
+            "lookup",
+            json!({"id": "package:@fx/auth", "depth": 9}),
+            "`depth`",
+        ),
+        (
+            "read_document",
+            json!({"path": "AGENTS.md", "startLine": -1}),
+            "invalid value",
+        ),
+        (
+            "diagnostics",
+            json!({"severity": "fatal"}),
+            "unknown variant",
+        ),
         ("proposals", json!({"action": "approve"}), "`proposalId`"),
         ("search", json!({"query": "x".repeat(100_000)}), "limit is"),
         ("search", json!({"query": "x".repeat(5_000)}), "longer than"),
@@ -364,7 +424,10 @@ async fn the_index_is_reloaded_when_it_changes_and_bad_indexes_are_reported() {
     let client = connect(dir.path()).await;
     // No index yet: the CLI's message, as an error result.
     let missing = failed(&client, "search", json!({"query": "auth"})).await;
-    assert_eq!(missing, "no index at .doc-bridge/index.json; run `doc-bridge index`");
+    assert_eq!(
+        missing,
+        "no index at .doc-bridge/index.json; run `doc-bridge index`"
+    );
     index(dir.path());
     let before = ok(&client, "search", json!({"query": "zanzibar"})).await;
     assert_eq!(before["results"], json!([]));
@@ -418,7 +481,13 @@ async fn allow_stale_answers_with_a_stale_flag() {
     let client = ().serve(TokioChildProcess::new(command).unwrap()).await.unwrap();
     let found = ok(&client, "search", json!({"query": "auth"})).await;
     assert_eq!(found["stale"], true);
-    assert!(found["staleReason"].as_str().unwrap().contains("docs/new.md"), "{found:#}");
+    assert!(
+        found["staleReason"]
+            .as_str()
+            .unwrap()
+            .contains("docs/new.md"),
+        "{found:#}"
+    );
     client.cancel().await.unwrap();
 }
 
@@ -439,8 +508,10 @@ fn entity_hash(snapshot: &Value, id: &str) -> String {
 fn with_pending(root: &Path) -> String {
     std::fs::write(
         root.join("doc-bridge.config.json"),
-        serde_json::to_vec(&json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "curator-bot"}}}))
-            .unwrap(),
+        serde_json::to_vec(
+            &json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "curator-bot"}}}),
+        )
+        .unwrap(),
     )
     .unwrap();
     index(root);
@@ -559,7 +630,10 @@ fn install_prints_the_client_configuration() {
             json!(["mcp", "--root", dir.path().canonicalize().unwrap()])
         );
     }
-    assert!(!dir.path().join(".mcp.json").exists(), "printing writes nothing");
+    assert!(
+        !dir.path().join(".mcp.json").exists(),
+        "printing writes nothing"
+    );
 }
 
 #[test]
@@ -577,7 +651,10 @@ fn install_writes_merging_other_servers_and_asks_first() {
         r#"{"mcpServers": {"other": {"command": "other-server"}}}"#,
     )
     .unwrap();
-    let out = run(dir.path(), &["mcp", "install", "--cursor", "--write", "--yes"]);
+    let out = run(
+        dir.path(),
+        &["mcp", "install", "--cursor", "--write", "--yes"],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let written: Value =
         serde_json::from_slice(&std::fs::read(dir.path().join(".cursor/mcp.json")).unwrap())
@@ -586,14 +663,50 @@ fn install_writes_merging_other_servers_and_asks_first() {
     assert_eq!(written["mcpServers"]["doc-bridge"]["args"][0], "mcp");
     // Again: already there, byte for byte.
     let first = std::fs::read(dir.path().join(".cursor/mcp.json")).unwrap();
-    let out = run(dir.path(), &["mcp", "install", "--cursor", "--write", "--yes"]);
+    let out = run(
+        dir.path(),
+        &["mcp", "install", "--cursor", "--write", "--yes"],
+    );
     assert_eq!(code(&out), 0);
-    assert_eq!(first, std::fs::read(dir.path().join(".cursor/mcp.json")).unwrap());
+    assert_eq!(
+        first,
+        std::fs::read(dir.path().join(".cursor/mcp.json")).unwrap()
+    );
 
     // A file that is not a configuration is never overwritten.
     std::fs::write(dir.path().join(".mcp.json"), "[]").unwrap();
-    let out = run(dir.path(), &["mcp", "install", "--claude", "--write", "--yes"]);
+    let out = run(
+        dir.path(),
+        &["mcp", "install", "--claude", "--write", "--yes"],
+    );
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("refusing to change"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refusing to change"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read(dir.path().join(".mcp.json")).unwrap(), b"[]");
+}
+
+/// No agent is ever called from the MCP server: its modules do not name the agent crate or the
+/// agent stage (the compiler cannot check this inside one crate, so the source is read).
+#[test]
+fn the_mcp_server_never_reaches_an_agent() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/mcp");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/commands/mcp.rs"));
+    assert!(files.len() >= 6, "{files:?}");
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for forbidden in ["doc_bridge_agents", "agent_stage", "run_stage"] {
+            assert!(
+                !text.contains(forbidden),
+                "{} names {forbidden}",
+                file.display()
+            );
+        }
+    }
 }

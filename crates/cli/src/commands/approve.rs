@@ -97,7 +97,7 @@ pub fn decide_proposal(
             "`--by` must name a person; `policy` is not a person",
         ));
     }
-    let mut overlay = match load_overlay(&repo) {
+    let mut overlay = match load_overlay(repo) {
         OverlayState::Valid(overlay) => *overlay,
         OverlayState::Missing => {
             return Err(UserError::findings(
@@ -138,8 +138,8 @@ pub fn decide_proposal(
         )));
     }
     // The target must still be what the proposal saw: an approval never applies to a changed document.
-    let loaded = load_for_query(&repo, false)?;
-    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let loaded = load_for_query(repo, false)?;
+    let snapshot = load_snapshot_for(repo, &loaded.index)?;
     let current = snapshot
         .entities
         .iter()
@@ -164,7 +164,7 @@ pub fn decide_proposal(
             ApprovalDecision::Rejected
         },
         by: by.to_owned(),
-        reason: reason,
+        reason,
         decided_at: now.clone(),
         kind: proposal.kind().as_str().to_owned(),
         entity: proposal.entity.to_string(),
@@ -174,7 +174,7 @@ pub fn decide_proposal(
             .ok()
             .and_then(|v| v.get("payload").cloned()),
     };
-    record_decision(&repo, &record)?;
+    record_decision(repo, &record)?;
 
     let entry = overlay.pending.remove(position);
     if approve {
@@ -202,8 +202,8 @@ pub fn decide_proposal(
         .map_err(|e| UserError::error(e.to_string()))?;
     validate_overlay(&overlay)
         .map_err(|e| UserError::error(format!("refusing to write an invalid overlay: {e}")))?;
-    pipeline::write_overlay(&repo, &overlay)?;
-    let index_hash = pipeline::reindex_with_overlay(&repo)?;
+    pipeline::write_overlay(repo, &overlay)?;
+    let index_hash = pipeline::reindex_with_overlay(repo)?;
     Ok(Outcome {
         approved: approve,
         proposal_id: proposal.proposal_id.to_string(),

@@ -124,7 +124,10 @@ fn confirm(path: &Path) -> Result<bool, UserError> {
             path.display()
         )));
     }
-    eprint!("write the doc-bridge server into {}? [y/N] ", path.display());
+    eprint!(
+        "write the doc-bridge server into {}? [y/N] ",
+        path.display()
+    );
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
     stdin

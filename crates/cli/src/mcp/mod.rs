@@ -160,7 +160,11 @@ fn tool<T: JsonSchema>(name: &'static str, description: &'static str, read_only:
         .read_only(read_only)
         .destructive(false)
         .open_world(false);
-    let mut tool = Tool::new(Cow::Borrowed(name), Cow::Borrowed(description), schema::<T>());
+    let mut tool = Tool::new(
+        Cow::Borrowed(name),
+        Cow::Borrowed(description),
+        schema::<T>(),
+    );
     tool.annotations = Some(annotations);
     tool
 }

@@ -319,7 +319,9 @@ fn resolve_target(loaded: &Loaded, graph: &Graph<'_>, target: &str) -> Result<En
             } else {
                 format!("; closest matches: {}", closest.join(", "))
             };
-            Err(ToolError::Failed(format!("no entity named `{target}`{hint}")))
+            Err(ToolError::Failed(format!(
+                "no entity named `{target}`{hint}"
+            )))
         }
     }
 }
