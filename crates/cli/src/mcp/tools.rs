@@ -365,6 +365,8 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
     if let Some(object) = entity_json.as_object_mut() {
         object.remove("body");
     }
+    // Summaries, headings and front matter quote the file: they pass redaction like any text.
+    redact_strings(&mut entity_json);
 
     // Breadth-first over relations in both directions, grouped by kind; each entity listed once,
     // at the depth it was first reached.
@@ -441,6 +443,16 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
     });
     stale_flag(&mut value, loaded);
     Ok(Answer { value, droppables })
+}
+
+/// Redacts every string inside `value`.
+fn redact_strings(value: &mut Value) {
+    match value {
+        Value::String(text) => *text = redact(text),
+        Value::Array(items) => items.iter_mut().for_each(redact_strings),
+        Value::Object(object) => object.values_mut().for_each(redact_strings),
+        _ => {}
+    }
 }
 
 fn pointer_escape(key: &str) -> String {
@@ -720,6 +732,17 @@ fn collect_agent_ids(value: &Value, ids: &mut BTreeSet<String>) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_at_any_depth_are_redacted() {
+        let mut value = json!({"summary": "key AKIAABCDEFGHIJKLMNOP", "list": [{"x": "AKIAABCDEFGHIJKLMNOP"}], "n": 1});
+        redact_strings(&mut value);
+        assert!(
+            !value.to_string().contains("AKIAABCDEFGHIJKLMNOP"),
+            "{value}"
+        );
+        assert_eq!(value["n"], 1);
+    }
 
     #[test]
     fn agent_ids_are_found_in_the_registry_and_its_roles() {
