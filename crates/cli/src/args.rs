@@ -89,6 +89,9 @@ pub struct McpArgs {
     /// `install`.
     #[command(subcommand)]
     pub action: Option<McpAction>,
+    /// Answer from a stale index (responses carry `stale: true`) instead of refusing.
+    #[arg(long)]
+    pub allow_stale: bool,
     #[command(flatten)]
     pub common: Common,
 }

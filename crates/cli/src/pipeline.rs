@@ -396,32 +396,39 @@ pub struct Loaded {
     pub stale: Option<doc_bridge_retrieve::Freshness>,
 }
 
+/// Loads and verifies the stored index (no freshness check), with the message every command
+/// gives for a missing or invalid one (exit 2).
+pub fn verified_index(repo: &Repo) -> Result<DocBridgeIndexV1, UserError> {
+    match load_index(repo) {
+        IndexState::Valid(index) => Ok(*index),
+        IndexState::Missing => Err(UserError::error(
+            "no index at .doc-bridge/index.json; run `doc-bridge index`",
+        )),
+        IndexState::Invalid(why) => Err(UserError::error(format!(
+            "index at .doc-bridge/index.json is invalid: {why}; run `doc-bridge index` to regenerate it"
+        ))),
+    }
+}
+
+/// The message for a stale index (exit 1), as every query command words it.
+pub fn stale_error(freshness: &doc_bridge_retrieve::Freshness) -> UserError {
+    UserError::findings(format!(
+        "index is stale: {}; run `doc-bridge index` (or pass --allow-stale)",
+        freshness.summary(10)
+    ))
+}
+
 /// Loads the index, verifies its seal, and checks freshness by re-fingerprinting inputs.
 /// Missing or invalid: exit 2. Stale: exit 1 naming the changed files, unless `allow_stale`.
 pub fn load_for_query(repo: &Repo, allow_stale: bool) -> Result<Loaded, UserError> {
-    let index = match load_index(repo) {
-        IndexState::Valid(index) => *index,
-        IndexState::Missing => {
-            return Err(UserError::error(
-                "no index at .doc-bridge/index.json; run `doc-bridge index`",
-            ));
-        }
-        IndexState::Invalid(why) => {
-            return Err(UserError::error(format!(
-                "index at .doc-bridge/index.json is invalid: {why}; run `doc-bridge index` to regenerate it"
-            )));
-        }
-    };
+    let index = verified_index(repo)?;
     let current = current_inputs(repo)?;
     let freshness = doc_bridge_retrieve::compare(&index.inputs, &current);
     if freshness.is_fresh() {
         return Ok(Loaded { index, stale: None });
     }
     if !allow_stale {
-        return Err(UserError::findings(format!(
-            "index is stale: {}; run `doc-bridge index` (or pass --allow-stale)",
-            freshness.summary(10)
-        )));
+        return Err(stale_error(&freshness));
     }
     Ok(Loaded {
         index,

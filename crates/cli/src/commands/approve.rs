@@ -20,16 +20,84 @@ use crate::exit::{CommandResult, Exit, UserError};
 use crate::pipeline::{self, OverlayState, load_for_query, load_overlay, load_snapshot_for};
 use crate::repo::Repo;
 
-/// Approves (`approve == true`) or rejects a pending proposal.
+/// Approves (`approve == true`) or rejects a pending proposal, and prints the outcome.
 pub fn decide(args: &EnrichDecideArgs, approve: bool) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
-    let by = args.by.trim();
+    let outcome = decide_proposal(
+        &repo,
+        &args.proposal_id,
+        &args.by,
+        args.reason.clone(),
+        approve,
+    )?;
+    let verb = outcome.verb();
+    if args.json {
+        crate::outln!("{:#}", outcome.to_json());
+    } else {
+        crate::outln!(
+            "{verb} {} ({}) by {}; approval {}",
+            outcome.proposal_id,
+            outcome.kind,
+            outcome.by,
+            outcome.approval_id
+        );
+    }
+    Ok(Exit::Ok)
+}
+
+/// What a decision did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Approved (`true`) or rejected.
+    pub approved: bool,
+    /// The decided proposal.
+    pub proposal_id: String,
+    /// Its kind (`mark-canonical`, ...).
+    pub kind: String,
+    /// The approval record's id.
+    pub approval_id: String,
+    /// Who decided (trimmed).
+    pub by: String,
+    /// The overlay's hash after the decision.
+    pub overlay_hash: String,
+    /// The re-derived index's hash.
+    pub index_hash: String,
+}
+
+impl Outcome {
+    /// `approved` or `rejected`.
+    pub fn verb(&self) -> &'static str {
+        if self.approved {
+            "approved"
+        } else {
+            "rejected"
+        }
+    }
+
+    /// The JSON form `enrich approve --json` prints and the MCP `proposals` tool returns.
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({"decision": self.verb(), "proposalId": self.proposal_id, "approvalId": self.approval_id, "by": self.by, "overlayHash": self.overlay_hash, "indexHash": self.index_hash})
+    }
+}
+
+/// The one decision function behind `enrich approve|reject` and the MCP `proposals` tool: the
+/// approval store decides first, the overlay moves second, the index is re-derived last. Every
+/// refusal (not a person, the author, unknown or decided, changed target, stale index) is a
+/// [`UserError`] and touches nothing. Prints nothing.
+pub fn decide_proposal(
+    repo: &Repo,
+    proposal_id: &str,
+    by: &str,
+    reason: Option<String>,
+    approve: bool,
+) -> Result<Outcome, UserError> {
+    let by = by.trim();
     if by.is_empty() || by == ACCEPTED_BY_POLICY {
         return Err(UserError::findings(
             "`--by` must name a person; `policy` is not a person",
         ));
     }
-    let mut overlay = match load_overlay(&repo) {
+    let mut overlay = match load_overlay(repo) {
         OverlayState::Valid(overlay) => *overlay,
         OverlayState::Missing => {
             return Err(UserError::findings(
@@ -43,22 +111,22 @@ pub fn decide(args: &EnrichDecideArgs, approve: bool) -> CommandResult {
     let Some(position) = overlay
         .pending
         .iter()
-        .position(|e| e.proposal.proposal_id == args.proposal_id)
+        .position(|e| e.proposal.proposal_id == proposal_id)
     else {
         let decided = overlay
             .accepted
             .iter()
-            .any(|e| e.proposal.proposal_id == args.proposal_id)
+            .any(|e| e.proposal.proposal_id == proposal_id)
             || overlay
                 .rejected
                 .iter()
-                .any(|e| e.proposal_id == args.proposal_id);
+                .any(|e| e.proposal_id == proposal_id);
         return Err(UserError::findings(if decided {
-            format!("proposal {} is already decided", args.proposal_id)
+            format!("proposal {} is already decided", proposal_id)
         } else {
             format!(
                 "no pending proposal {}; see `doc-bridge enrich list --state pending`",
-                args.proposal_id
+                proposal_id
             )
         }));
     };
@@ -70,8 +138,8 @@ pub fn decide(args: &EnrichDecideArgs, approve: bool) -> CommandResult {
         )));
     }
     // The target must still be what the proposal saw: an approval never applies to a changed document.
-    let loaded = load_for_query(&repo, false)?;
-    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let loaded = load_for_query(repo, false)?;
+    let snapshot = load_snapshot_for(repo, &loaded.index)?;
     let current = snapshot
         .entities
         .iter()
@@ -96,7 +164,7 @@ pub fn decide(args: &EnrichDecideArgs, approve: bool) -> CommandResult {
             ApprovalDecision::Rejected
         },
         by: by.to_owned(),
-        reason: args.reason.clone(),
+        reason,
         decided_at: now.clone(),
         kind: proposal.kind().as_str().to_owned(),
         entity: proposal.entity.to_string(),
@@ -106,7 +174,7 @@ pub fn decide(args: &EnrichDecideArgs, approve: bool) -> CommandResult {
             .ok()
             .and_then(|v| v.get("payload").cloned()),
     };
-    record_decision(&repo, &record)?;
+    record_decision(repo, &record)?;
 
     let entry = overlay.pending.remove(position);
     if approve {
@@ -134,22 +202,17 @@ pub fn decide(args: &EnrichDecideArgs, approve: bool) -> CommandResult {
         .map_err(|e| UserError::error(e.to_string()))?;
     validate_overlay(&overlay)
         .map_err(|e| UserError::error(format!("refusing to write an invalid overlay: {e}")))?;
-    pipeline::write_overlay(&repo, &overlay)?;
-    let index_hash = pipeline::reindex_with_overlay(&repo)?;
-    let verb = if approve { "approved" } else { "rejected" };
-    if args.json {
-        crate::outln!(
-            "{:#}",
-            json!({"decision": verb, "proposalId": proposal.proposal_id, "approvalId": approval, "by": by, "overlayHash": overlay.content_hash, "indexHash": index_hash})
-        );
-    } else {
-        crate::outln!(
-            "{verb} {} ({}) by {by}; approval {approval}",
-            proposal.proposal_id,
-            proposal.kind().as_str()
-        );
-    }
-    Ok(Exit::Ok)
+    pipeline::write_overlay(repo, &overlay)?;
+    let index_hash = pipeline::reindex_with_overlay(repo)?;
+    Ok(Outcome {
+        approved: approve,
+        proposal_id: proposal.proposal_id.to_string(),
+        kind: proposal.kind().as_str().to_owned(),
+        approval_id: approval.to_string(),
+        by: by.to_owned(),
+        overlay_hash: overlay.content_hash.to_string(),
+        index_hash: index_hash.to_string(),
+    })
 }
 
 /// Writes the approval record unless one exists for this approval id (the store decides first).

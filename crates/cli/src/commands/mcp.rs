@@ -1,9 +1,17 @@
-//! `doc-bridge mcp`: the Model Context Protocol server over stdio.
+//! `doc-bridge mcp`: the Model Context Protocol server over stdio, and `mcp install`.
 
-use crate::args::McpArgs;
-use crate::exit::{CommandResult, UserError};
+use crate::args::{McpAction, McpArgs};
+use crate::exit::{CommandResult, Exit};
+use crate::repo::Repo;
 
-/// Runs the command.
-pub fn run(_args: &McpArgs) -> CommandResult {
-    Err(UserError::error("`mcp` is not built yet"))
+/// Serves MCP over stdin/stdout until the client disconnects, or prints/writes the client
+/// configuration (`install`).
+pub fn run(args: &McpArgs) -> CommandResult {
+    if let Some(McpAction::Install(install)) = &args.action {
+        return crate::mcp::install::run(install);
+    }
+    // Opening the repository first makes a bad root a plain error before any protocol starts.
+    let repo = Repo::open(args.common.root.as_deref())?;
+    crate::mcp::serve(repo.root, args.allow_stale)?;
+    Ok(Exit::Ok)
 }

@@ -29,23 +29,7 @@ pub fn run(args: &QueryArgs) -> CommandResult {
             );
         }
         Resolution::NotFound => {
-            let collection = Collection::build(&loaded.index.projection);
-            let options = SearchOptions {
-                limit: 5,
-                floor: 0.0,
-                scoring: Scoring::from_settings(&loaded.index.retrieval),
-                ..SearchOptions::default()
-            };
-            let closest: Vec<String> = search(&collection, &args.target, &options)
-                .into_iter()
-                .map(|h| collection.entries[h.entry].id.clone())
-                .collect();
-            let mut closest = closest;
-            for name in closest_names(&loaded.index.projection, &args.target, 5) {
-                if closest.len() < 5 && !closest.contains(&name) {
-                    closest.push(name);
-                }
-            }
+            let closest = closest_matches(&loaded.index, &args.target);
             return not_found(args, format!("no entity named `{}`", args.target), closest);
         }
     };
@@ -116,6 +100,31 @@ pub fn run(args: &QueryArgs) -> CommandResult {
         crate::outln!("note:        {note}");
     }
     Ok(Exit::Ok)
+}
+
+/// Up to five entity ids close to an unknown `target`: ranked search hits first, then entities
+/// with similar names.
+pub fn closest_matches(
+    index: &doc_bridge_model::index::DocBridgeIndexV1,
+    target: &str,
+) -> Vec<String> {
+    let collection = Collection::build(&index.projection);
+    let options = SearchOptions {
+        limit: 5,
+        floor: 0.0,
+        scoring: Scoring::from_settings(&index.retrieval),
+        ..SearchOptions::default()
+    };
+    let mut closest: Vec<String> = search(&collection, target, &options)
+        .into_iter()
+        .map(|h| collection.entries[h.entry].id.clone())
+        .collect();
+    for name in closest_names(&index.projection, target, 5) {
+        if closest.len() < 5 && !closest.contains(&name) {
+            closest.push(name);
+        }
+    }
+    closest
 }
 
 fn not_found(args: &QueryArgs, message: String, candidates: Vec<String>) -> CommandResult {

@@ -1,0 +1,757 @@
+//! The tools: their arguments (with the JSON Schemas `tools/list` shows) and their handlers. A
+//! handler takes the state and typed arguments and returns the response JSON with the parts the
+//! budget may drop; it never prints and never calls an agent.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use doc_bridge_enrich::redact::redact;
+use doc_bridge_model::enrichment::ACCEPTED_BY_POLICY;
+use doc_bridge_model::snapshot::Severity;
+use doc_bridge_model::{EntityId, RelPath};
+use doc_bridge_retrieve::graph::Graph;
+use doc_bridge_retrieve::lexicon::tokens;
+use doc_bridge_retrieve::query::{Resolution, entity_handoff, resolve};
+use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
+
+use super::budget::{Droppable, Part};
+use super::confine::{MAX_PATH_BYTES, confine};
+use super::state::{Loaded, State};
+use crate::pipeline::{OverlayState, load_overlay};
+
+/// Why a call failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolError {
+    /// The arguments are wrong (a JSON-RPC `invalid params` error).
+    Invalid(String),
+    /// The call was understood but cannot be answered (an MCP error result the caller reads):
+    /// no index, a stale or corrupt one, an unknown entity, a refused path or decision.
+    Failed(String),
+}
+
+impl From<crate::exit::UserError> for ToolError {
+    fn from(error: crate::exit::UserError) -> Self {
+        ToolError::Failed(error.message)
+    }
+}
+
+/// A response and what the budget may drop from it.
+pub struct Answer {
+    /// The response object.
+    pub value: Value,
+    /// Droppable parts, least important first inside each part.
+    pub droppables: Vec<Droppable>,
+}
+
+impl Answer {
+    fn core(value: Value) -> Self {
+        Answer {
+            value,
+            droppables: Vec::new(),
+        }
+    }
+}
+
+/// The longest query accepted, in characters.
+pub const MAX_QUERY_CHARS: usize = 1_000;
+/// The most search results.
+pub const MAX_LIMIT: usize = 100;
+/// The deepest neighbourhood `lookup` walks.
+pub const MAX_DEPTH: u8 = 3;
+/// The most neighbours listed per relation kind.
+pub const MAX_NEIGHBOURS_PER_KIND: usize = 200;
+/// The most lines `read_document` returns at once.
+pub const MAX_LINE_COUNT: u32 = 2_000;
+/// Lines returned when `lineCount` is not given.
+pub const DEFAULT_LINE_COUNT: u32 = 400;
+/// The largest file `read_document` reads.
+pub const MAX_READ_BYTES: u64 = 4 << 20;
+/// The longest name, proposal id or reason accepted.
+pub const MAX_TEXT_CHARS: usize = 2_000;
+/// Lines of an excerpt.
+const EXCERPT_LINES: usize = 3;
+/// Characters kept of one excerpt line.
+const EXCERPT_LINE_CHARS: usize = 200;
+
+/// `search` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchArgs {
+    /// What to look for: words, an identifier, a path or a package name.
+    pub query: String,
+    /// Maximum results (default 10, at most 100).
+    pub limit: Option<u32>,
+    /// Only results of this kind (`document`, `module`, `package`, `area`, ...).
+    pub kind: Option<String>,
+    /// Attach every score part to each result.
+    pub explain: Option<bool>,
+    /// Fit the response into this many tokens (≈ characters / 4).
+    pub budget_tokens: Option<u64>,
+}
+
+/// `lookup` arguments: one of `id` or `path`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LookupArgs {
+    /// An entity id (`document:docs/a.md`, `module:src/x.ts`, `package:name`, `area:dir`), a
+    /// package name or an alias.
+    pub id: Option<String>,
+    /// A repository-relative file or directory path.
+    pub path: Option<String>,
+    /// How many relation hops to follow (default 1, at most 3).
+    pub depth: Option<u8>,
+    /// Fit the response into this many tokens (≈ characters / 4).
+    pub budget_tokens: Option<u64>,
+}
+
+/// `handoff` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HandoffArgs {
+    /// An entity id, package name, alias or path.
+    pub id: String,
+    /// Fit the response into this many tokens (≈ characters / 4).
+    pub budget_tokens: Option<u64>,
+}
+
+/// `read_document` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadDocumentArgs {
+    /// A repository-relative file path.
+    pub path: String,
+    /// The first line to return, 1-based (default 1).
+    pub start_line: Option<u32>,
+    /// How many lines (default 400, at most 2000).
+    pub line_count: Option<u32>,
+    /// Fit the response into this many tokens (≈ characters / 4).
+    pub budget_tokens: Option<u64>,
+}
+
+/// `diagnostics` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiagnosticsArgs {
+    /// Only diagnostics of this file, or of files under this directory.
+    pub path: Option<String>,
+    /// The lowest severity listed: `info` (everything, the default), `warning` or `error`.
+    pub severity: Option<SeverityArg>,
+    /// Fit the response into this many tokens (≈ characters / 4).
+    pub budget_tokens: Option<u64>,
+}
+
+/// A severity filter.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeverityArg {
+    /// Everything.
+    Info,
+    /// Warnings and errors.
+    Warning,
+    /// Errors only.
+    Error,
+}
+
+/// `proposals` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProposalsArgs {
+    /// `list` (every entry of the overlay), `approve` or `reject` (a pending proposal).
+    pub action: ProposalAction,
+    /// The proposal to decide (for `approve` and `reject`).
+    pub proposal_id: Option<String>,
+    /// The person deciding: a person's name, never an agent identity or `policy`.
+    pub by: Option<String>,
+    /// Why (kept in the approval record).
+    pub reason: Option<String>,
+    /// Fit the response into this many tokens (≈ characters / 4).
+    pub budget_tokens: Option<u64>,
+}
+
+/// What `proposals` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProposalAction {
+    /// List the overlay.
+    List,
+    /// Approve a pending proposal.
+    Approve,
+    /// Reject a pending proposal.
+    Reject,
+}
+
+fn stale_flag(value: &mut Value, loaded: &Loaded) {
+    if let Some(summary) = &loaded.stale {
+        value["stale"] = json!(true);
+        value["staleReason"] = json!(summary);
+    }
+}
+
+/// `search`: ranked results with title, path, a short excerpt with line numbers, and score parts
+/// when asked.
+pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolError> {
+    if args.query.trim().is_empty() {
+        return Err(ToolError::Invalid("`query` is empty".to_owned()));
+    }
+    if args.query.chars().count() > MAX_QUERY_CHARS {
+        return Err(ToolError::Invalid(format!(
+            "`query` is longer than {MAX_QUERY_CHARS} characters"
+        )));
+    }
+    let limit = args.limit.unwrap_or(10) as usize;
+    if limit == 0 || limit > MAX_LIMIT {
+        return Err(ToolError::Invalid(format!(
+            "`limit` must be between 1 and {MAX_LIMIT}"
+        )));
+    }
+    let loaded = state.ready()?;
+    let options = SearchOptions {
+        limit,
+        kind: args.kind.clone(),
+        explain: args.explain.unwrap_or(false),
+        language: loaded
+            .repo
+            .config
+            .retrieval
+            .language
+            .clone()
+            .unwrap_or_else(|| "en".to_owned()),
+        scoring: Scoring::from_settings(&loaded.index.retrieval),
+        ..SearchOptions::default()
+    };
+    let hits = search(&loaded.collection, &args.query, &options);
+    let graph = Graph::new(&loaded.snapshot);
+    let terms: BTreeSet<String> = tokens(&args.query).into_iter().collect();
+    let mut results = Vec::new();
+    let mut droppables = Vec::new();
+    for (rank, hit) in hits.iter().enumerate() {
+        let entry = &loaded.collection.entries[hit.entry];
+        let mut result = json!({
+            "id": entry.id,
+            "kind": entry.kind,
+            "path": entry.path,
+            "title": entry.title,
+            "score": round(hit.score),
+            "confidence": hit.confidence,
+        });
+        if let Some(explain) = &hit.explain {
+            result["explain"] = serde_json::to_value(explain).unwrap_or_default();
+        }
+        if graph.has_file(entry.path.as_str())
+            && let Some(excerpt) = excerpt(loaded, &entry.path, &terms)
+        {
+            result["excerpt"] = excerpt;
+            droppables.push(Droppable::key(
+                Part::Excerpts,
+                format!("/results/{rank}"),
+                "excerpt",
+            ));
+        }
+        results.push(result);
+    }
+    // The last result's excerpt is the least important.
+    droppables.reverse();
+    let mut value = json!({"query": args.query, "results": results});
+    stale_flag(&mut value, loaded);
+    Ok(Answer { value, droppables })
+}
+
+/// Scores to 4 decimals, as `search --json` prints them.
+fn round(score: f64) -> f64 {
+    (score * 1e4).round() / 1e4
+}
+
+/// The best few lines of a file for the query terms (the first line with the most distinct
+/// terms, with the lines around it), numbered and redacted. `None` when unreadable or not text.
+fn excerpt(loaded: &Loaded, path: &RelPath, terms: &BTreeSet<String>) -> Option<Value> {
+    let full = loaded.repo.root.join(path.as_str());
+    let metadata = std::fs::metadata(&full).ok()?;
+    if metadata.len() > MAX_READ_BYTES {
+        return None;
+    }
+    let bytes = std::fs::read(&full).ok()?;
+    let text = std::str::from_utf8(&bytes).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut best: Option<(usize, usize)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let found: BTreeSet<String> = tokens(line)
+            .into_iter()
+            .filter(|t| terms.contains(t))
+            .collect();
+        if !found.is_empty() && best.is_none_or(|(_, n)| found.len() > n) {
+            best = Some((i, found.len()));
+        }
+    }
+    let center = match best {
+        Some((i, _)) => i,
+        None => lines.iter().position(|l| !l.trim().is_empty())?,
+    };
+    let start = center.saturating_sub(1);
+    let end = (start + EXCERPT_LINES).min(lines.len());
+    let text: Vec<String> = (start..end)
+        .map(|i| {
+            let line: String = lines[i].chars().take(EXCERPT_LINE_CHARS).collect();
+            format!("{}: {}", i + 1, redact(&line))
+        })
+        .collect();
+    Some(json!({"startLine": start + 1, "text": text.join("\n")}))
+}
+
+/// Resolves an id, name or path to one entity, or a failure naming the candidates.
+fn resolve_target(loaded: &Loaded, graph: &Graph<'_>, target: &str) -> Result<EntityId, ToolError> {
+    match resolve(graph, &loaded.index.projection, target) {
+        Resolution::Found(id) => Ok(id),
+        Resolution::Ambiguous(ids) => {
+            let names: Vec<String> = ids.iter().map(ToString::to_string).collect();
+            Err(ToolError::Failed(format!(
+                "`{target}` names {} entities; pick one: {}",
+                ids.len(),
+                names.join(", ")
+            )))
+        }
+        Resolution::NotFound => {
+            let closest = crate::commands::query::closest_matches(&loaded.index, target);
+            let hint = if closest.is_empty() {
+                String::new()
+            } else {
+                format!("; closest matches: {}", closest.join(", "))
+            };
+            Err(ToolError::Failed(format!(
+                "no entity named `{target}`{hint}"
+            )))
+        }
+    }
+}
+
+fn check_text(name: &str, value: &str, max: usize) -> Result<(), ToolError> {
+    if value.chars().count() > max {
+        return Err(ToolError::Invalid(format!(
+            "`{name}` is longer than {max} characters"
+        )));
+    }
+    Ok(())
+}
+
+/// `lookup`: the entity, its neighbours by relation kind (up to `depth` hops), the documents that
+/// cover it, its diagnostics and its evidence.
+pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolError> {
+    let target = match (&args.id, &args.path) {
+        (Some(id), None) => id.clone(),
+        (None, Some(path)) => path.clone(),
+        _ => {
+            return Err(ToolError::Invalid(
+                "give exactly one of `id` or `path`".to_owned(),
+            ));
+        }
+    };
+    check_text("id", &target, MAX_PATH_BYTES)?;
+    let depth = args.depth.unwrap_or(1);
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(ToolError::Invalid(format!(
+            "`depth` must be between 1 and {MAX_DEPTH}"
+        )));
+    }
+    let loaded = state.ready()?;
+    let graph = Graph::new(&loaded.snapshot);
+    let id = resolve_target(loaded, &graph, &target)?;
+    let entity = graph
+        .entity(&id)
+        .ok_or_else(|| ToolError::Failed(format!("entity `{id}` vanished from the snapshot")))?;
+    let mut entity_json = serde_json::to_value(entity).unwrap_or_default();
+    // The text itself is `read_document`'s job; a lookup stays small.
+    if let Some(object) = entity_json.as_object_mut() {
+        object.remove("body");
+    }
+    // Summaries, headings and front matter quote the file: they pass redaction like any text.
+    redact_strings(&mut entity_json);
+
+    // Breadth-first over relations in both directions, grouped by kind; each entity listed once,
+    // at the depth it was first reached.
+    let mut seen: BTreeSet<EntityId> = BTreeSet::from([id.clone()]);
+    let mut queue: VecDeque<(EntityId, u8)> = VecDeque::from([(id.clone(), 0)]);
+    let mut neighbours: BTreeMap<&'static str, Vec<(u8, Value)>> = BTreeMap::new();
+    while let Some((current, at)) = queue.pop_front() {
+        if at >= depth {
+            continue;
+        }
+        let outbound = graph.outbound(&current).iter().map(|r| ("out", *r, &r.to));
+        let inbound = graph.inbound(&current).iter().map(|r| ("in", *r, &r.from));
+        let mut step: Vec<(&str, &doc_bridge_model::snapshot::Relation, &EntityId)> =
+            outbound.chain(inbound).collect();
+        step.sort_by(|a, b| (a.2, a.1.kind, a.0).cmp(&(b.2, b.1.kind, b.0)));
+        for (direction, relation, other) in step {
+            if !seen.insert(other.clone()) {
+                continue;
+            }
+            queue.push_back((other.clone(), at + 1));
+            let list = neighbours.entry(relation.kind.as_str()).or_default();
+            if list.len() >= MAX_NEIGHBOURS_PER_KIND {
+                continue;
+            }
+            let mut item = json!({
+                "id": other,
+                "direction": direction,
+                "depth": at + 1,
+                "from": relation.from,
+                "evidence": {"path": relation.evidence.path, "lines": relation.evidence.lines},
+            });
+            if let Some(via) = &relation.via {
+                item["via"] = json!(via);
+            }
+            list.push((at + 1, item));
+        }
+    }
+    let mut droppables = Vec::new();
+    let mut neighbours_json = serde_json::Map::new();
+    for (kind, mut list) in neighbours {
+        // Nearest first, so cutting from the end drops the farthest.
+        list.sort_by_key(|(d, _)| *d);
+        droppables.push(Droppable::tail(
+            Part::Neighbours,
+            format!("/neighbours/{}", pointer_escape(kind)),
+        ));
+        neighbours_json.insert(
+            kind.to_owned(),
+            Value::Array(list.into_iter().map(|(_, v)| v).collect()),
+        );
+    }
+
+    let covering: BTreeSet<&EntityId> = graph
+        .inbound(&id)
+        .iter()
+        .filter(|r| r.from.as_str().starts_with("document:"))
+        .map(|r| &r.from)
+        .collect();
+    let path = entity.path();
+    let diagnostics: Vec<Value> = loaded
+        .snapshot
+        .diagnostics
+        .iter()
+        .filter(|d| d.entity.as_ref() == Some(&id) || (!path.is_root() && &d.path == path))
+        .map(|d| serde_json::to_value(d).unwrap_or_default())
+        .collect();
+    let mut value = json!({
+        "id": id,
+        "entity": entity_json,
+        "coveringDocuments": covering,
+        "diagnostics": diagnostics,
+        "evidence": {"path": path, "contentHash": entity.content_hash()},
+        "neighbours": neighbours_json,
+    });
+    stale_flag(&mut value, loaded);
+    Ok(Answer { value, droppables })
+}
+
+/// Redacts every string inside `value`.
+fn redact_strings(value: &mut Value) {
+    match value {
+        Value::String(text) => *text = redact(text),
+        Value::Array(items) => items.iter_mut().for_each(redact_strings),
+        Value::Object(object) => object.values_mut().for_each(redact_strings),
+        _ => {}
+    }
+}
+
+fn pointer_escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// `handoff`: where to start for an entity (the handoff `query` prints), with related areas.
+pub fn handoff_tool(state: &mut State, args: HandoffArgs) -> Result<Answer, ToolError> {
+    check_text("id", &args.id, MAX_PATH_BYTES)?;
+    if args.id.trim().is_empty() {
+        return Err(ToolError::Invalid("`id` is empty".to_owned()));
+    }
+    let loaded = state.ready()?;
+    let graph = Graph::new(&loaded.snapshot);
+    let id = resolve_target(loaded, &graph, &args.id)?;
+    let agent_root = loaded.repo.agent_root();
+    let handoff = entity_handoff(&graph, &loaded.repo.config, agent_root.as_ref(), &id)
+        .ok_or_else(|| ToolError::Failed(format!("entity `{id}` vanished from the snapshot")))?;
+    let mut value = serde_json::to_value(&handoff).unwrap_or_default();
+    value["id"] = json!(id);
+    stale_flag(&mut value, loaded);
+    Ok(Answer {
+        value,
+        droppables: vec![Droppable::tail(Part::Related, "/related")],
+    })
+}
+
+/// `read_document`: numbered, redacted lines of a file inside the repository that the index
+/// inventoried.
+pub fn read_document_tool(state: &mut State, args: ReadDocumentArgs) -> Result<Answer, ToolError> {
+    check_text("path", &args.path, MAX_PATH_BYTES)?;
+    let start = args.start_line.unwrap_or(1);
+    if start == 0 {
+        return Err(ToolError::Invalid("`startLine` is 1-based".to_owned()));
+    }
+    let count = args.line_count.unwrap_or(DEFAULT_LINE_COUNT);
+    if count == 0 || count > MAX_LINE_COUNT {
+        return Err(ToolError::Invalid(format!(
+            "`lineCount` must be between 1 and {MAX_LINE_COUNT}"
+        )));
+    }
+    let loaded = state.ready()?;
+    let confined = confine(&loaded.repo.root, &args.path).map_err(ToolError::Failed)?;
+    let graph = Graph::new(&loaded.snapshot);
+    if !graph.has_file(confined.rel.as_str()) {
+        return Err(ToolError::Failed(format!(
+            "`{}` is not in the index (ignored, excluded, too large, or added since the last `doc-bridge index`)",
+            confined.rel
+        )));
+    }
+    let limit = loaded
+        .repo
+        .config
+        .safety
+        .max_file_bytes()
+        .min(MAX_READ_BYTES);
+    let size = std::fs::metadata(&confined.full)
+        .map(|m| m.len())
+        .map_err(|e| ToolError::Failed(format!("cannot read `{}`: {e}", confined.rel)))?;
+    if size > limit {
+        return Err(ToolError::Failed(format!(
+            "`{}` is {size} bytes, over the {limit}-byte read limit",
+            confined.rel
+        )));
+    }
+    let bytes = std::fs::read(&confined.full)
+        .map_err(|e| ToolError::Failed(format!("cannot read `{}`: {e}", confined.rel)))?;
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) if !text.contains('\0') => text,
+        _ => {
+            return Err(ToolError::Failed(format!(
+                "`{}` is not UTF-8 text",
+                confined.rel
+            )));
+        }
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let total = lines.len() as u32;
+    let first = start.min(total.saturating_add(1));
+    let last = first.saturating_add(count - 1).min(total);
+    let numbered: Vec<String> = (first..=last)
+        .filter(|n| *n >= 1 && *n <= total)
+        .map(|n| format!("{n}: {}", lines[(n - 1) as usize]))
+        .collect();
+    let mut value = json!({
+        "path": confined.rel,
+        "startLine": first,
+        "endLine": if numbered.is_empty() { first.saturating_sub(1) } else { last },
+        "totalLines": total,
+        "text": redact(&numbered.join("\n")),
+    });
+    stale_flag(&mut value, loaded);
+    Ok(Answer::core(value))
+}
+
+/// `diagnostics`: the snapshot's diagnostics, and `check`'s report when one is present and valid,
+/// filtered by path and lowest severity.
+pub fn diagnostics_tool(state: &mut State, args: DiagnosticsArgs) -> Result<Answer, ToolError> {
+    if let Some(path) = &args.path {
+        check_text("path", path, MAX_PATH_BYTES)?;
+    }
+    let prefix = args
+        .path
+        .as_deref()
+        .map(|p| p.trim().trim_start_matches("./").trim_end_matches('/'))
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned);
+    let lowest = match args.severity.unwrap_or(SeverityArg::Info) {
+        SeverityArg::Info => Severity::Info,
+        SeverityArg::Warning => Severity::Warning,
+        SeverityArg::Error => Severity::Error,
+    };
+    let loaded = state.ready()?;
+    let under = |path: &str| {
+        prefix
+            .as_deref()
+            .is_none_or(|p| path == p || path.starts_with(&format!("{p}/")))
+    };
+    let mut rows: Vec<Value> = loaded
+        .snapshot
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity >= lowest && under(d.path.as_str()))
+        .map(|d| {
+            let mut v = serde_json::to_value(d).unwrap_or_default();
+            v["source"] = json!("index");
+            v
+        })
+        .collect();
+    let report = check_report(loaded);
+    for d in report.iter().flatten() {
+        let severity = d.get("severity").and_then(Value::as_str).unwrap_or("info");
+        let rank = match severity {
+            "error" => Severity::Error,
+            "warning" => Severity::Warning,
+            _ => Severity::Info,
+        };
+        let path = d.get("path").and_then(Value::as_str).unwrap_or("");
+        if rank >= lowest && under(path) {
+            let mut v = d.clone();
+            v["source"] = json!("check");
+            rows.push(v);
+        }
+    }
+    rows.sort_by_key(|v| {
+        (
+            v["path"].as_str().unwrap_or("").to_owned(),
+            v["line"].as_u64().unwrap_or(0),
+            v["code"].as_str().unwrap_or("").to_owned(),
+            v.to_string(),
+        )
+    });
+    let mut value = json!({
+        "count": rows.len(),
+        "diagnostics": rows,
+        "checkReport": report.is_some(),
+    });
+    stale_flag(&mut value, loaded);
+    Ok(Answer::core(value))
+}
+
+/// The diagnostics of `.doc-bridge/report.json`, when `check` wrote one that parses; else `None`
+/// (an absent or unreadable report is ignored, never trusted in part).
+fn check_report(loaded: &Loaded) -> Option<Vec<Value>> {
+    let bytes = std::fs::read(loaded.repo.artifact("report.json")).ok()?;
+    let report: Value = serde_json::from_slice(&bytes).ok()?;
+    let list = report.get("diagnostics")?.as_array()?;
+    list.iter()
+        .map(|d| d.is_object().then(|| d.clone()))
+        .collect()
+}
+
+/// `proposals`: the overlay's entries, or a person's decision on a pending proposal through the
+/// same function as `enrich approve|reject`.
+pub fn proposals_tool(state: &mut State, args: ProposalsArgs) -> Result<Answer, ToolError> {
+    for (name, value) in [
+        ("proposalId", &args.proposal_id),
+        ("by", &args.by),
+        ("reason", &args.reason),
+    ] {
+        if let Some(value) = value {
+            check_text(name, value, MAX_TEXT_CHARS)?;
+        }
+    }
+    let repo = state.repo()?;
+    if args.action == ProposalAction::List {
+        return list_proposals(&repo).map(Answer::core);
+    }
+    let approve = args.action == ProposalAction::Approve;
+    let proposal_id = args
+        .proposal_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| ToolError::Invalid("`proposalId` is required to decide".to_owned()))?;
+    let by = args.by.as_deref().map(str::trim).unwrap_or("");
+    if by.is_empty() {
+        return Err(ToolError::Failed(
+            "`by` must name the person deciding; an agent cannot approve or reject".to_owned(),
+        ));
+    }
+    if by == ACCEPTED_BY_POLICY {
+        return Err(ToolError::Failed(
+            "`by` must name a person; `policy` is not a person".to_owned(),
+        ));
+    }
+    if agent_identities(&repo).contains(by) {
+        return Err(ToolError::Failed(format!(
+            "`{by}` is an agent identity; proposals are decided by people, never by agents"
+        )));
+    }
+    let outcome = crate::commands::approve::decide_proposal(
+        &repo,
+        proposal_id,
+        by,
+        args.reason.clone(),
+        approve,
+    )?;
+    // The decision re-derived the index; the next call must read it again.
+    state.invalidate();
+    Ok(Answer::core(outcome.to_json()))
+}
+
+fn list_proposals(repo: &crate::repo::Repo) -> Result<Value, ToolError> {
+    let overlay = match load_overlay(repo) {
+        OverlayState::Missing => return Ok(json!({"overlayHash": null, "entries": []})),
+        OverlayState::Valid(overlay) => *overlay,
+        OverlayState::Invalid(why) => {
+            return Err(ToolError::Failed(format!(
+                "the overlay at .doc-bridge/enrich/overlay.json is invalid ({why}); run `doc-bridge enrich` to rebuild it after moving it aside"
+            )));
+        }
+    };
+    let mut rows: Vec<Value> = Vec::new();
+    rows.extend(overlay.accepted.iter().map(|e| json!({"state": "accepted", "proposalId": e.proposal.proposal_id, "kind": e.proposal.kind().as_str(), "entity": e.proposal.entity, "agentId": e.proposal.origin.agent_id, "acceptedBy": e.accepted_by})));
+    rows.extend(overlay.pending.iter().map(|e| json!({"state": "pending", "proposalId": e.proposal.proposal_id, "kind": e.proposal.kind().as_str(), "entity": e.proposal.entity, "agentId": e.proposal.origin.agent_id, "reason": redact(&e.proposal.reason), "note": e.note})));
+    rows.extend(overlay.rejected.iter().map(|e| json!({"state": "rejected", "proposalId": e.proposal_id, "kind": e.kind, "entity": e.entity, "reason": e.reason.as_str(), "detail": e.detail})));
+    Ok(json!({"overlayHash": overlay.content_hash, "entries": rows}))
+}
+
+/// Every agent identity the repository knows: any `agentId` under `intelligence` in the
+/// configuration (the registry's and its roles'), and the authors of the overlay's proposals.
+fn agent_identities(repo: &crate::repo::Repo) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    if let Some(intelligence) = &repo.config.intelligence {
+        collect_agent_ids(intelligence, &mut ids);
+    }
+    if let OverlayState::Valid(overlay) = load_overlay(repo) {
+        for entry in &overlay.accepted {
+            ids.insert(entry.proposal.origin.agent_id.clone());
+        }
+        for entry in &overlay.pending {
+            ids.insert(entry.proposal.origin.agent_id.clone());
+        }
+    }
+    ids
+}
+
+fn collect_agent_ids(value: &Value, ids: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, value) in object {
+                if key == "agentId"
+                    && let Some(id) = value.as_str()
+                {
+                    ids.insert(id.trim().to_owned());
+                }
+                collect_agent_ids(value, ids);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_agent_ids(v, ids)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_at_any_depth_are_redacted() {
+        let mut value = json!({"summary": "key AKIAABCDEFGHIJKLMNOP", "list": [{"x": "AKIAABCDEFGHIJKLMNOP"}], "n": 1});
+        redact_strings(&mut value);
+        assert!(
+            !value.to_string().contains("AKIAABCDEFGHIJKLMNOP"),
+            "{value}"
+        );
+        assert_eq!(value["n"], 1);
+    }
+
+    #[test]
+    fn agent_ids_are_found_in_the_registry_and_its_roles() {
+        let config = json!({"registry": {"agentId": "curator-bot", "roles": {"reviewer": {"agentId": "review-bot"}, "list": [{"agentId": " spaced "}]}}});
+        let mut ids = BTreeSet::new();
+        collect_agent_ids(&config, &mut ids);
+        assert_eq!(
+            ids.into_iter().collect::<Vec<_>>(),
+            ["curator-bot", "review-bot", "spaced"]
+        );
+    }
+}
