@@ -9,6 +9,7 @@ pub mod args;
 mod clock;
 pub mod commands;
 pub mod exit;
+pub mod llms;
 pub mod output;
 pub mod pipeline;
 mod progress;
