@@ -13,6 +13,7 @@ pub mod llms;
 pub mod output;
 pub mod pipeline;
 mod progress;
+pub mod render;
 pub mod repo;
 pub mod timing;
 
