@@ -378,7 +378,9 @@ impl Config {
         {
             return Err((
                 "llms.path",
-                format!("`{path}` must be a file path relative to the repository root, without `..`"),
+                format!(
+                    "`{path}` must be a file path relative to the repository root, without `..`"
+                ),
             ));
         }
         Ok(())

@@ -52,8 +52,8 @@ pub fn run(args: &RenderArgs) -> CommandResult {
         approvals: &approvals,
         report,
     };
-    let html = render(&inputs)
-        .map_err(|e| UserError::error(format!("cannot render the report: {e}")))?;
+    let html =
+        render(&inputs).map_err(|e| UserError::error(format!("cannot render the report: {e}")))?;
     let out = match &args.out {
         Some(path) => path.clone(),
         None => repo.artifact(REPORT_HTML),

@@ -117,7 +117,10 @@ fn node_of(id: &EntityId, area_of: &BTreeMap<&EntityId, &EntityId>) -> Option<En
 /// Folds the snapshot's relations and the accepted proposed ones onto package, area and
 /// document nodes. Relations inside one node (a module importing a module of its own area)
 /// disappear.
-pub fn fold_edges(snapshot: &Snapshot, proposed: &[(EntityId, EntityId, String)]) -> Vec<GraphEdge> {
+pub fn fold_edges(
+    snapshot: &Snapshot,
+    proposed: &[(EntityId, EntityId, String)],
+) -> Vec<GraphEdge> {
     let area_of: BTreeMap<&EntityId, &EntityId> = snapshot
         .relations
         .iter()
@@ -154,7 +157,11 @@ pub fn fold_edges(snapshot: &Snapshot, proposed: &[(EntityId, EntityId, String)]
 
 /// Lays out the nodes of `snapshot` (packages, areas, documents) and `edges`. `anchor` gives
 /// each entity's card anchor.
-pub fn layout(snapshot: &Snapshot, edges: &[GraphEdge], anchor: &dyn Fn(&EntityId) -> String) -> Svg {
+pub fn layout(
+    snapshot: &Snapshot,
+    edges: &[GraphEdge],
+    anchor: &dyn Fn(&EntityId) -> String,
+) -> Svg {
     let mut degree: BTreeMap<&EntityId, usize> = BTreeMap::new();
     for edge in edges {
         *degree.entry(&edge.from).or_default() += 1;
@@ -230,7 +237,11 @@ pub fn layout(snapshot: &Snapshot, edges: &[GraphEdge], anchor: &dyn Fn(&EntityI
                 )
             } else {
                 let (fx, tx) = (fx + NODE_WIDTH, tx + NODE_WIDTH);
-                format!("M{fx},{fy} C{},{fy} {},{ty} {tx},{ty}", fx + bulge, tx + bulge)
+                format!(
+                    "M{fx},{fy} C{},{fy} {},{ty} {tx},{ty}",
+                    fx + bulge,
+                    tx + bulge
+                )
             }
         } else {
             let (sx, ex) = if fc < tc {

@@ -571,16 +571,18 @@ fn diagnostics(
     }
     let views = rows
         .into_iter()
-        .map(|(severity, path, line, code, message, source)| DiagnosticView {
-            severity: severity_name(severity),
-            location: match line {
-                Some(line) => format!("{path}:{line}"),
-                None => path,
+        .map(
+            |(severity, path, line, code, message, source)| DiagnosticView {
+                severity: severity_name(severity),
+                location: match line {
+                    Some(line) => format!("{path}:{line}"),
+                    None => path,
+                },
+                code,
+                message,
+                source,
             },
-            code,
-            message,
-            source,
-        })
+        )
         .collect();
     (views, summary)
 }
