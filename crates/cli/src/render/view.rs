@@ -499,6 +499,16 @@ fn severity_name(severity: Severity) -> &'static str {
     }
 }
 
+/// A diagnostic from either source, before display.
+struct Row {
+    severity: Severity,
+    path: String,
+    line: Option<u32>,
+    code: String,
+    message: String,
+    source: &'static str,
+}
+
 /// The snapshot's diagnostics and those of a valid `report.json` (which repeats the snapshot's;
 /// shown once), most severe first, then by path, line and code.
 fn diagnostics(
@@ -518,17 +528,15 @@ fn diagnostics(
         .map(|d| key(&d.code, &d.path, d.line, &d.message))
         .collect();
     let reported_ids: BTreeSet<&str> = from_report.iter().filter_map(|d| d.id.as_deref()).collect();
-    let mut rows: Vec<(Severity, String, Option<u32>, String, String, &'static str)> = from_report
+    let mut rows: Vec<Row> = from_report
         .iter()
-        .map(|d| {
-            (
-                d.severity,
-                d.path.clone(),
-                d.line,
-                d.code.clone(),
-                d.message.clone(),
-                "check",
-            )
+        .map(|d| Row {
+            severity: d.severity,
+            path: d.path.clone(),
+            line: d.line,
+            code: d.code.clone(),
+            message: d.message.clone(),
+            source: "check",
         })
         .collect();
     for d in &snapshot.diagnostics {
@@ -537,25 +545,28 @@ fn diagnostics(
         {
             continue;
         }
-        rows.push((
-            d.severity,
-            d.path.to_string(),
-            d.line,
-            d.code.clone(),
-            d.message.clone(),
-            "index",
-        ));
+        rows.push(Row {
+            severity: d.severity,
+            path: d.path.to_string(),
+            line: d.line,
+            code: d.code.clone(),
+            message: d.message.clone(),
+            source: "index",
+        });
     }
     rows.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then_with(|| a.1.cmp(&b.1))
-            .then_with(|| a.2.cmp(&b.2))
-            .then_with(|| a.3.cmp(&b.3))
-            .then_with(|| a.4.cmp(&b.4))
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| a.path.cmp(&b.path))
+            .then_with(|| a.line.cmp(&b.line))
+            .then_with(|| a.code.cmp(&b.code))
+            .then_with(|| a.message.cmp(&b.message))
     });
     let mut by_severity: BTreeMap<std::cmp::Reverse<Severity>, usize> = BTreeMap::new();
     for row in &rows {
-        *by_severity.entry(std::cmp::Reverse(row.0)).or_default() += 1;
+        *by_severity
+            .entry(std::cmp::Reverse(row.severity))
+            .or_default() += 1;
     }
     let summary = by_severity
         .iter()
@@ -571,18 +582,16 @@ fn diagnostics(
     }
     let views = rows
         .into_iter()
-        .map(
-            |(severity, path, line, code, message, source)| DiagnosticView {
-                severity: severity_name(severity),
-                location: match line {
-                    Some(line) => format!("{path}:{line}"),
-                    None => path,
-                },
-                code,
-                message,
-                source,
+        .map(|row| DiagnosticView {
+            severity: severity_name(row.severity),
+            location: match row.line {
+                Some(line) => format!("{}:{line}", row.path),
+                None => row.path,
             },
-        )
+            code: row.code,
+            message: row.message,
+            source: row.source,
+        })
         .collect();
     (views, summary)
 }
