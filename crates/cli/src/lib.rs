@@ -9,10 +9,12 @@ pub mod args;
 mod clock;
 pub mod commands;
 pub mod exit;
+pub mod llms;
 pub mod mcp;
 pub mod output;
 pub mod pipeline;
 mod progress;
+pub mod render;
 pub mod repo;
 pub mod timing;
 

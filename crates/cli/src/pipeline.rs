@@ -36,6 +36,7 @@ fn walk_options(repo: &Repo) -> WalkOptions {
     WalkOptions {
         exclude: repo.config.safety.exclude.clone(),
         threads: 0,
+        skip_files: crate::llms::output_path(repo).into_iter().collect(),
     }
 }
 

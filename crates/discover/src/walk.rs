@@ -53,6 +53,9 @@ pub struct WalkOptions {
     pub exclude: Vec<String>,
     /// Walker threads; 0 picks a default.
     pub threads: usize,
+    /// Files doc-bridge itself writes into the tree (`llms.txt`): never inputs, or writing them
+    /// would make the index stale.
+    pub skip_files: Vec<RelPath>,
 }
 
 /// Whether a file or directory name looks like a secret store (`.env*`, `*secret*`,
@@ -117,6 +120,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, WalkError> {
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     walk.files.sort_by(|a, b| a.path.cmp(&b.path));
     walk.files.dedup_by(|a, b| a.path == b.path);
+    walk.files.retain(|f| !options.skip_files.contains(&f.path));
     walk.diagnostics
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(walk)

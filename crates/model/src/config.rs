@@ -83,6 +83,10 @@ pub struct ProjectConfig {
     /// The project name; default: the root package name, else the directory name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// A one-line summary of the project (the `llms.txt` blockquote); default: the root
+    /// README's summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
 }
 
 /// `corpus`.
@@ -255,6 +259,16 @@ pub struct LlmsConfig {
     pub path: Option<String>,
 }
 
+/// Default `llms.path`.
+pub const DEFAULT_LLMS_PATH: &str = "llms.txt";
+
+impl LlmsConfig {
+    /// The effective path, relative to the root.
+    pub fn path(&self) -> &str {
+        self.path.as_deref().unwrap_or(DEFAULT_LLMS_PATH)
+    }
+}
+
 impl Default for LlmsConfig {
     fn default() -> Self {
         LlmsConfig {
@@ -359,6 +373,16 @@ impl Config {
         {
             return Err(("project.name", "must not be empty".into()));
         }
+        if let Some(path) = &self.llms.path
+            && crate::RelPath::new(path.trim_start_matches("./")).is_none_or(|p| p.is_root())
+        {
+            return Err((
+                "llms.path",
+                format!(
+                    "`{path}` must be a file path relative to the repository root, without `..`"
+                ),
+            ));
+        }
         Ok(())
     }
 }
@@ -408,6 +432,25 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.key, "retrieval.weights");
+    }
+
+    #[test]
+    fn llms_path_must_stay_inside_the_root() {
+        for bad in [r#""/etc/llms.txt""#, r#""../llms.txt""#, r#""""#, r#"".""#] {
+            let json = format!(r#"{{"schemaVersion": 1, "llms": {{"path": {bad}}}}}"#);
+            assert_eq!(
+                Config::parse(json.as_bytes(), "c").unwrap_err().key,
+                "llms.path",
+                "{bad}"
+            );
+        }
+        let ok = Config::parse(
+            br#"{"schemaVersion": 1, "llms": {"path": "public/llms.txt"}}"#,
+            "c",
+        )
+        .unwrap();
+        assert_eq!(ok.llms.path(), "public/llms.txt");
+        assert_eq!(Config::default().llms.path(), "llms.txt");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod handoff;
 pub mod index_build;
 pub mod inputs;
 pub mod lexicon;
+pub mod llms;
 pub mod overlay;
 pub mod projection;
 pub mod query;

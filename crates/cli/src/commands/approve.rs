@@ -328,20 +328,55 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
     })
 }
 
-/// `doc-bridge enrich stats`: per agent and kind, what the validators and the people decided.
-pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
-    use std::collections::BTreeMap;
-    let repo = Repo::open(args.common.root.as_deref())?;
-    let overlay = match load_overlay(&repo) {
-        OverlayState::Valid(overlay) => Some(*overlay),
-        OverlayState::Missing => None,
-        OverlayState::Invalid(why) => {
-            return Err(UserError::error(format!("the overlay is invalid ({why})")));
+/// One row of `enrich stats`: what the validators and the people decided for one agent and
+/// proposal kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AcceptanceRow {
+    /// The agent id.
+    pub agent: String,
+    /// The proposal kind.
+    pub kind: String,
+    /// Accepted by policy.
+    pub by_policy: u64,
+    /// Accepted by a person.
+    pub by_person: u64,
+    /// Awaiting a person.
+    pub pending: u64,
+    /// Rejected by a person (from the approval records).
+    pub rejected_by_person: u64,
+}
+
+impl AcceptanceRow {
+    /// Accepted over decided, `None` before any decision.
+    pub fn rate(&self) -> Option<f64> {
+        let decided = self.by_policy + self.by_person + self.rejected_by_person;
+        (decided > 0).then(|| (self.by_policy + self.by_person) as f64 / decided as f64)
+    }
+
+    /// The rate as a whole percentage (`67%`), `-` before any decision.
+    pub fn percent(&self) -> String {
+        let decided = self.by_policy + self.by_person + self.rejected_by_person;
+        if decided == 0 {
+            "-".to_owned()
+        } else {
+            format!(
+                "{:.0}%",
+                100.0 * (self.by_policy + self.by_person) as f64 / decided as f64
+            )
         }
-    };
+    }
+}
+
+/// Acceptance per (agent, kind), sorted, from the overlay and the approval records. Shared by
+/// `enrich stats` and the review page of `render`.
+pub(crate) fn acceptance_rows(
+    overlay: Option<&doc_bridge_model::enrichment::EnrichmentOverlayV1>,
+    records: &[ApprovalRecord],
+) -> Vec<AcceptanceRow> {
+    use std::collections::BTreeMap;
     // (agent, kind) → [accepted by policy, accepted by a person, pending, rejected by a person]
     let mut rows: BTreeMap<(String, String), [u64; 4]> = BTreeMap::new();
-    if let Some(overlay) = &overlay {
+    if let Some(overlay) = overlay {
         for entry in &overlay.accepted {
             let slot = if entry.accepted_by == ACCEPTED_BY_POLICY {
                 0
@@ -362,14 +397,39 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
             .or_default()[2] += 1;
         }
     }
-    // Unreadable or foreign files in the store are skipped, never trusted.
-    let records = crate::agent_stage::load_judgments(&repo);
-    for record in &records {
+    for record in records {
         if record.decision == ApprovalDecision::Rejected {
             rows.entry((record.agent_id.clone(), record.kind.clone()))
                 .or_default()[3] += 1;
         }
     }
+    rows.into_iter()
+        .map(
+            |((agent, kind), [by_policy, by_person, pending, rejected_by_person])| AcceptanceRow {
+                agent,
+                kind,
+                by_policy,
+                by_person,
+                pending,
+                rejected_by_person,
+            },
+        )
+        .collect()
+}
+
+/// `doc-bridge enrich stats`: per agent and kind, what the validators and the people decided.
+pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let overlay = match load_overlay(&repo) {
+        OverlayState::Valid(overlay) => Some(*overlay),
+        OverlayState::Missing => None,
+        OverlayState::Invalid(why) => {
+            return Err(UserError::error(format!("the overlay is invalid ({why})")));
+        }
+    };
+    // Unreadable or foreign files in the store are skipped, never trusted.
+    let records = crate::agent_stage::load_judgments(&repo);
+    let rows = acceptance_rows(overlay.as_ref(), &records);
     let rejected_by_validators = overlay
         .as_ref()
         .map(|o| o.stats.rejection_reasons.clone())
@@ -377,11 +437,10 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
     if args.json {
         let table: Vec<_> = rows
             .iter()
-            .map(|((agent, kind), [policy, person, pending, refused])| {
-                let decided = policy + person + refused;
-                json!({"agent": agent, "kind": kind, "acceptedByPolicy": policy, "acceptedByPerson": person,
-                       "pending": pending, "rejectedByPerson": refused,
-                       "acceptanceRate": if decided == 0 { serde_json::Value::Null } else { json!((policy + person) as f64 / decided as f64) }})
+            .map(|row| {
+                json!({"agent": row.agent, "kind": row.kind, "acceptedByPolicy": row.by_policy, "acceptedByPerson": row.by_person,
+                       "pending": row.pending, "rejectedByPerson": row.rejected_by_person,
+                       "acceptanceRate": row.rate()})
             })
             .collect();
         crate::outln!(
@@ -393,15 +452,16 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
     if rows.is_empty() {
         crate::outln!("no enrichment decisions yet");
     }
-    for ((agent, kind), [policy, person, pending, refused]) in &rows {
-        let decided = policy + person + refused;
-        let rate = if decided == 0 {
-            "-".to_owned()
-        } else {
-            format!("{:.0}%", 100.0 * (policy + person) as f64 / decided as f64)
-        };
+    for row in &rows {
+        let rate = row.percent();
         crate::outln!(
-            "{agent:<24} {kind:<19} accepted {policy} by policy, {person} by people; pending {pending}; rejected by people {refused}; acceptance {rate}"
+            "{:<24} {:<19} accepted {} by policy, {} by people; pending {}; rejected by people {}; acceptance {rate}",
+            row.agent,
+            row.kind,
+            row.by_policy,
+            row.by_person,
+            row.pending,
+            row.rejected_by_person
         );
     }
     if !rejected_by_validators.is_empty() {

@@ -1,0 +1,399 @@
+//! `doc-bridge render`: one self-contained, deterministic HTML page, loaded in headless Chromium
+//! without a console message; stale, corrupt and hostile inputs.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::*;
+use doc_bridge_model::EntityId;
+use doc_bridge_model::enrichment::{ProposalKind, proposal_id};
+use serde_json::{Value, json};
+
+fn entity_hash(snapshot: &Value, id: &str) -> String {
+    snapshot["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == id)
+        .unwrap()["contentHash"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn proposal(
+    snapshot: &Value,
+    kind: ProposalKind,
+    entity: &str,
+    key: Value,
+    payload: Value,
+) -> Value {
+    let target = entity_hash(snapshot, entity);
+    let id = proposal_id(
+        kind,
+        &EntityId::from_raw(entity),
+        &target,
+        "test-agent",
+        "1",
+        key,
+    );
+    let path = entity.trim_start_matches("document:");
+    json!({
+        "proposalId": id,
+        "kind": kind.as_str(),
+        "entity": entity,
+        "targetContentHash": target,
+        "confidence": 0.9,
+        "reason": "written by the <test>",
+        "evidence": [{"source": "snapshot", "path": path, "lines": [1, 2]}],
+        "relatedDiagnosticIds": [],
+        "origin": {"agentId": "test-agent", "agentVersion": "1", "promptVersion": "1"},
+        "baseSnapshotHash": snapshot["contentHash"],
+        "payload": payload,
+    })
+}
+
+/// Indexes the ts-workspace with one pending `mark-canonical` and one approved `propose-relation`
+/// (docs/core.md related-to @fx/auth). Returns (pending id, accepted id).
+fn enriched(dir: &FixtureCopy) -> (String, String) {
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let canonical = proposal(
+        &snapshot,
+        ProposalKind::MarkCanonical,
+        "document:docs/auth.md",
+        Value::Null,
+        json!({"scope": "package:@fx/auth"}),
+    );
+    let relation = proposal(
+        &snapshot,
+        ProposalKind::ProposeRelation,
+        "document:docs/core.md",
+        json!({"kind": "related-to", "to": "package:@fx/auth"}),
+        json!({"from": "document:docs/core.md", "to": "package:@fx/auth", "kind": "related-to", "detection": "the test says so"}),
+    );
+    let ids = (
+        canonical["proposalId"].as_str().unwrap().to_owned(),
+        relation["proposalId"].as_str().unwrap().to_owned(),
+    );
+    let file = dir.path().join(".doc-bridge/proposals.json");
+    std::fs::write(
+        &file,
+        serde_json::to_vec(&json!([canonical, relation])).unwrap(),
+    )
+    .unwrap();
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run(dir.path(), &["enrich", "approve", &ids.1, "--by", "alice"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    ids
+}
+
+fn render(root: &Path) -> (i32, String) {
+    let out = run(root, &["render"]);
+    let page = std::fs::read_to_string(root.join(".doc-bridge/report.html")).unwrap_or_default();
+    (code(&out), page)
+}
+
+/// What headless Chromium made of a page: the DOM after scripts ran, and every console message.
+struct Loaded {
+    dom: String,
+    console: Vec<String>,
+}
+
+/// Loads `page` in headless Chromium; `None` when Chromium is not installed (a failure under CI).
+fn load_in_chromium(page: &Path) -> Option<Loaded> {
+    let Some(chromium) = ["chromium", "chromium-browser"].into_iter().find(|c| {
+        Command::new(c)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is not installed (apt-get install chromium); the render test needs it under CI"
+        );
+        eprintln!("notice: chromium is not installed; skipping the browser check");
+        return None;
+    };
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A safety net, not a measurement: a browser that never exits must not hang the suite.
+    let mut waited = 0;
+    while child.try_wait().unwrap().is_none() {
+        if waited > 1200 {
+            let _ = child.kill();
+            panic!("chromium did not exit");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Chromium logs every console message (log, warning, error, uncaught exception) as a
+    // `CONSOLE` line; the report prints none, so any such line is a failure.
+    let console = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(str::to_owned)
+        .collect();
+    Some(Loaded {
+        dom: String::from_utf8_lossy(&out.stdout).into_owned(),
+        console,
+    })
+}
+
+#[test]
+fn the_page_runs_in_headless_chromium_without_console_messages() {
+    let dir = fixture_copy("ts-workspace");
+    let (pending, accepted) = enriched(&dir);
+    let (exit, page) = render(dir.path());
+    assert_eq!(exit, 0);
+    // The review page: the pending proposal, its evidence and the exact commands.
+    assert!(
+        page.contains(&format!(
+            "doc-bridge enrich approve {pending} --by &#60;name&#62;"
+        )),
+        "approve command"
+    );
+    assert!(
+        page.contains(&format!(
+            "doc-bridge enrich reject {pending} --by &#60;name&#62; --reason"
+        )),
+        "reject command"
+    );
+    assert!(
+        page.contains("docs/auth.md lines 1–2 (snapshot)"),
+        "evidence"
+    );
+    assert!(
+        !page.contains(&format!("enrich approve {accepted}")),
+        "accepted is not pending"
+    );
+    // Acceptance per agent: the person's approval and the pending one.
+    assert!(page.contains("<td>test-agent</td><td>propose-relation</td><td>0</td><td>1</td><td>0</td><td>0</td><td>100%</td>"), "stats row");
+    // The accepted relation is drawn dashed.
+    assert!(
+        page.contains(r#"class="edge k-related-to proposed""#),
+        "dashed edge"
+    );
+    assert!(page.contains("document:docs/core.md related-to package:@fx/auth (accepted proposal)"));
+
+    let Some(loaded) = load_in_chromium(&dir.path().join(".doc-bridge/report.html")) else {
+        return;
+    };
+    assert!(
+        loaded.console.is_empty(),
+        "console messages: {:#?}",
+        loaded.console
+    );
+    assert!(
+        loaded.dom.contains(r#"data-ready="yes""#),
+        "the inline script did not finish"
+    );
+    assert!(
+        loaded.dom.contains(r#"class="js""#),
+        "the inline script did not start"
+    );
+}
+
+#[test]
+fn the_browser_check_catches_a_script_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("bad.html");
+    std::fs::write(
+        &page,
+        r#"<!DOCTYPE html><html><body><script>document.body.setAttribute("data-ready", "yes"); null.boom();</script></body></html>"#,
+    )
+    .unwrap();
+    let Some(loaded) = load_in_chromium(&page) else {
+        return;
+    };
+    assert_eq!(loaded.console.len(), 1, "{:#?}", loaded.console);
+    assert!(
+        loaded.console[0].contains("Uncaught TypeError"),
+        "{:#?}",
+        loaded.console
+    );
+}
+
+#[test]
+fn the_page_loads_nothing_from_the_network_and_is_byte_identical_on_rerun() {
+    let dir = fixture_copy("rust-workspace");
+    index(dir.path());
+    let (exit, first) = render(dir.path());
+    assert_eq!(exit, 0);
+    for attribute in ["src=", "href="] {
+        for quote in ["\"", "'", ""] {
+            for scheme in ["http:", "https:", "//"] {
+                let needle = format!("{attribute}{quote}{scheme}");
+                assert!(!first.to_lowercase().contains(&needle), "{needle}");
+            }
+        }
+    }
+    assert!(!first.contains("url(http"), "no remote CSS resources");
+    assert!(!first.contains("@import"), "no CSS imports");
+    let out = run(dir.path(), &["render"]);
+    assert!(stdout(&out).contains("(unchanged)"), "{}", stdout(&out));
+    let custom = dir.path().join("out/page.html");
+    let out = run(dir.path(), &["render", "--out", custom.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_same_bytes(&std::fs::read(&custom).unwrap(), first.as_bytes(), "render");
+    // Areas, packages, modules and documents are on the page.
+    for text in [
+        "engine",
+        "crates/engine/src",
+        "crates/engine/src/parse.rs",
+        "Engine design",
+    ] {
+        assert!(first.contains(text), "{text}");
+    }
+}
+
+#[test]
+fn repository_text_is_escaped() {
+    let dir = fixture_copy("docs-site");
+    std::fs::write(
+        dir.path().join("docs/en/evil.md"),
+        "---\ntitle: \"<script>alert(1)</script> & <img src=x onerror=alert(2)>\"\n---\nSee the guide.\n",
+    )
+    .unwrap();
+    index(dir.path());
+    let (exit, page) = render(dir.path());
+    assert_eq!(exit, 0);
+    assert!(!page.contains("<script>alert"), "title escaped");
+    assert!(!page.contains("<img src=x"), "title escaped");
+    assert!(
+        page.contains("&#60;script&#62;alert(1)&#60;/script&#62;"),
+        "escaped title shown"
+    );
+    assert_eq!(
+        page.matches("<script>").count(),
+        1,
+        "only the report's own script"
+    );
+}
+
+#[test]
+fn a_stale_index_renders_with_a_banner_and_exits_one() {
+    let dir = fixture_copy("go-module");
+    index(dir.path());
+    std::fs::write(dir.path().join("docs/architecture.md"), "# Changed\n").unwrap();
+    let (exit, page) = render(dir.path());
+    assert_eq!(exit, 1);
+    assert!(page.contains(r#"class="banner stale""#), "stale banner");
+    assert!(page.contains("docs/architecture.md"), "names what changed");
+}
+
+#[test]
+fn missing_or_corrupt_artifacts_exit_two_without_writing_a_page() {
+    let dir = fixture_copy("python-package");
+    let out = run(dir.path(), &["render"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("run `doc-bridge index`"),
+        "{}",
+        stderr(&out)
+    );
+
+    index(dir.path());
+    let index_path = dir.path().join(".doc-bridge/index.json");
+    let good = std::fs::read(&index_path).unwrap();
+    for corrupt in [&b"{"[..], b"[]", b"\xff\xfe"] {
+        std::fs::write(&index_path, corrupt).unwrap();
+        let out = run(dir.path(), &["render"]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("index at .doc-bridge/index.json is invalid"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    std::fs::write(&index_path, &good).unwrap();
+    std::fs::write(
+        dir.path().join(".doc-bridge/snapshot.json"),
+        b"{\"type\": 1}",
+    )
+    .unwrap();
+    let out = run(dir.path(), &["render"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("snapshot"), "{}", stderr(&out));
+    assert!(!dir.path().join(".doc-bridge/report.html").exists());
+}
+
+#[test]
+fn an_invalid_overlay_or_report_is_ignored_and_named_on_the_page() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    std::fs::create_dir_all(dir.path().join(".doc-bridge/enrich")).unwrap();
+    std::fs::write(
+        dir.path().join(".doc-bridge/enrich/overlay.json"),
+        b"{ not json",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join(".doc-bridge/report.json"), b"[1, 2]").unwrap();
+    // The overlay is an input of the index: re-index so only the overlay and report are bad.
+    index(dir.path());
+    let out = run(dir.path(), &["render"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let page = std::fs::read_to_string(dir.path().join(".doc-bridge/report.html")).unwrap();
+    assert!(page.contains("The enrichment overlay is invalid and was ignored"));
+    assert!(page.contains("report.json is not a readable check report"));
+}
+
+#[test]
+fn check_report_diagnostics_are_shown_once_beside_the_snapshot_ones() {
+    let dir = fixture_copy("docs-site");
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let first = snapshot["diagnostics"][0].clone();
+    let report = json!({
+        "type": "doc-bridge-check-report",
+        "snapshotHash": snapshot["contentHash"],
+        "diagnostics": [
+            first,
+            {"id": "x1", "code": "orphan-document", "severity": "warning", "path": "docs/en/regions/norway.md",
+             "message": "nothing links to this document", "entity": "document:docs/en/regions/norway.md"}
+        ],
+    });
+    std::fs::write(
+        dir.path().join(".doc-bridge/report.json"),
+        serde_json::to_vec(&report).unwrap(),
+    )
+    .unwrap();
+    let (exit, page) = render(dir.path());
+    assert_eq!(exit, 0);
+    assert!(page.contains("nothing links to this document"));
+    let message = first["message"].as_str().unwrap();
+    let escaped = message
+        .replace('&', "&#38;")
+        .replace('<', "&#60;")
+        .replace('>', "&#62;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;");
+    assert_eq!(page.matches(&escaped).count(), 1, "{message}");
+}
