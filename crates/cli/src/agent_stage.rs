@@ -253,7 +253,12 @@ pub struct StageRun {
 }
 
 /// Runs every configured role except the adjudicator (from [`configured_roles`]).
-pub fn run(repo: &Repo, snapshot: &Snapshot, roles: Vec<RoleAgent>) -> StageRun {
+pub fn run(
+    repo: &Repo,
+    snapshot: &Snapshot,
+    roles: Vec<RoleAgent>,
+    progress: &crate::progress::Progress,
+) -> StageRun {
     let mut cache = file_cache(repo);
     let read = reader(repo);
     let judgments = load_judgments(repo);
@@ -268,6 +273,13 @@ pub fn run(repo: &Repo, snapshot: &Snapshot, roles: Vec<RoleAgent>) -> StageRun 
             adjudicator = Some(role);
             continue;
         }
+        let targets = snapshot
+            .entities
+            .iter()
+            .filter(|e| role.role.targets(e))
+            .count();
+        let bar = progress.packs(targets as u64, role.role.as_str());
+        let tick = || bar.inc(1);
         let ran = run_stage(
             snapshot,
             role.agent.as_ref(),
@@ -275,7 +287,9 @@ pub fn run(repo: &Repo, snapshot: &Snapshot, roles: Vec<RoleAgent>) -> StageRun 
             &mut cache,
             &read,
             &judgments,
+            &tick,
         );
+        bar.finish_and_clear();
         outcome.proposals.extend(ran.proposals);
         outcome.packs += ran.packs;
         outcome.calls += ran.calls;
@@ -307,6 +321,7 @@ pub fn adjudicate(
         &mut cache,
         &read,
         disputes,
+        &|| {},
     )
 }
 

@@ -33,4 +33,20 @@ impl Progress {
         bar.set_message(message);
         bar
     }
+
+    /// A bar of `len` context packs: shown whenever visible (each pack may be an agent call that
+    /// takes seconds).
+    pub fn packs(&self, len: u64, message: &'static str) -> ProgressBar {
+        if !self.visible || len == 0 {
+            return ProgressBar::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr_with_hz(4));
+        if let Ok(style) =
+            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} packs ({elapsed})")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(message);
+        bar
+    }
 }

@@ -190,6 +190,13 @@ fn schema(p: &EnrichmentProposalV1) -> Result<(), String> {
     if origin.agent_id == ACCEPTED_BY_POLICY {
         return Err("origin.agentId `policy` is reserved for acceptance by policy".into());
     }
+    if origin.examples.len() > 16 {
+        return Err("origin.examples has more than 16 items".into());
+    }
+    for example in &origin.examples {
+        short_name(&example.id, "origin.examples[].id", NAME_MAX_CHARS)?;
+        hex64(&example.digest, "origin.examples[].digest")?;
+    }
     let entity = &p.entity;
     match &p.payload {
         ProposalPayload::ClassifyDocument(_) | ProposalPayload::RankHint(_) => {}

@@ -114,6 +114,7 @@ pub fn run_stage(
     cache: &mut dyn AnswerCache,
     read: &dyn Fn(&RelPath) -> Option<Vec<u8>>,
     judgments: &[ApprovalRecord],
+    tick: &(dyn Fn() + Sync),
 ) -> StageOutcome {
     let identity = agent.identity();
     let mut outcome = StageOutcome::default();
@@ -140,6 +141,7 @@ pub fn run_stage(
         );
         if let Some(answer) = cache.get(&key) {
             outcome.cache_hits += 1;
+            tick();
             slots.push((target, Slot::Answered(answer)));
             continue;
         }
@@ -148,6 +150,7 @@ pub fn run_stage(
         let room = settings.max_pack_bytes.saturating_sub(pack.budget.bytes);
         let examples = examples_for(&pack, judgments, snapshot, &settings.role, room);
         outcome.examples += examples.len();
+        let references = example_refs(&examples);
         let mut request = AgentRequest::new(
             &settings.task,
             &settings.role,
@@ -157,15 +160,17 @@ pub fn run_stage(
             vec![pack],
         );
         request.examples = examples;
-        slots.push((target, Slot::Ask(key, Box::new(request))));
+        slots.push((target, Slot::Ask(key, Box::new(request), references)));
     }
     // Pass 2: the calls, at most `max_in_flight` at once, taken in queue order.
-    let answers = call_all(agent, &slots);
+    let answers = call_all(agent, &slots, tick);
     // Pass 3, in target order again: cache and collect, so the outcome never depends on timing.
     for ((target, slot), answer) in slots.into_iter().zip(answers) {
         let answer = match (slot, answer) {
             (Slot::Answered(answer), _) => answer,
-            (Slot::Ask(key, _), Some(Ok(answer))) => {
+            (Slot::Ask(key, _, references), Some(Ok(mut answer))) => {
+                // Stamped before caching, so a replay names the examples of the call it replays.
+                stamp_examples(&mut answer, &references);
                 cache.put(&key, &answer);
                 answer
             }
@@ -194,7 +199,39 @@ pub fn run_stage(
 /// One pack's place in the stage: answered from the cache, or a request to send.
 enum Slot {
     Answered(Vec<serde_json::Value>),
-    Ask(ContentHash, Box<AgentRequest>),
+    Ask(ContentHash, Box<AgentRequest>, serde_json::Value),
+}
+
+/// `[{id, digest}]` for the examples sent: the approval id and sha256 over the example's
+/// canonical JSON.
+fn example_refs(examples: &[serde_json::Value]) -> serde_json::Value {
+    serde_json::Value::Array(
+        examples
+            .iter()
+            .filter_map(|example| {
+                let id = example.get("id")?.as_str()?;
+                let digest = doc_bridge_model::hash::hash_canonical(example).ok()?;
+                Some(serde_json::json!({"id": id, "digest": digest}))
+            })
+            .collect(),
+    )
+}
+
+/// Sets `origin.examples` on every proposal of an answer to what the stage sent: an agent cannot
+/// claim examples it was not shown, nor hide the ones it was.
+fn stamp_examples(answer: &mut [serde_json::Value], references: &serde_json::Value) {
+    for proposal in answer {
+        if let Some(origin) = proposal
+            .get_mut("origin")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            if references.as_array().is_some_and(|r| !r.is_empty()) {
+                origin.insert("examples".to_owned(), references.clone());
+            } else {
+                origin.remove("examples");
+            }
+        }
+    }
 }
 
 type Answer = Result<Vec<serde_json::Value>, AgentFailure>;
@@ -202,12 +239,16 @@ type Answer = Result<Vec<serde_json::Value>, AgentFailure>;
 /// Sends every queued request with at most `agent.max_in_flight()` calls in flight; workers take
 /// requests in queue order. The answer for slot `i` is at index `i` (`None` for cached slots and
 /// for a worker that died).
-fn call_all(agent: &dyn Agent, slots: &[(&EntityId, Slot)]) -> Vec<Option<Answer>> {
+fn call_all(
+    agent: &dyn Agent,
+    slots: &[(&EntityId, Slot)],
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Option<Answer>> {
     let queue: Vec<(usize, &AgentRequest)> = slots
         .iter()
         .enumerate()
         .filter_map(|(i, (_, slot))| match slot {
-            Slot::Ask(_, request) => Some((i, request.as_ref())),
+            Slot::Ask(_, request, _) => Some((i, request.as_ref())),
             Slot::Answered(_) => None,
         })
         .collect();
@@ -216,6 +257,7 @@ fn call_all(agent: &dyn Agent, slots: &[(&EntityId, Slot)]) -> Vec<Option<Answer
     if workers <= 1 {
         for (i, request) in queue {
             answers[i] = Some(agent.call(request));
+            tick();
         }
         return answers;
     }
@@ -230,6 +272,7 @@ fn call_all(agent: &dyn Agent, slots: &[(&EntityId, Slot)]) -> Vec<Option<Answer
                         break;
                     };
                     let answer = agent.call(request);
+                    tick();
                     if let Ok(mut done) = done.lock() {
                         done.push((*i, answer));
                     }
@@ -254,6 +297,7 @@ pub fn run_adjudication(
     cache: &mut dyn AnswerCache,
     read: &dyn Fn(&RelPath) -> Option<Vec<u8>>,
     disputes: &[Dispute],
+    tick: &(dyn Fn() + Sync),
 ) -> StageOutcome {
     let identity = agent.identity();
     let mut outcome = StageOutcome::default();
@@ -266,6 +310,7 @@ pub fn run_adjudication(
             &settings.prompt_version,
             &dispute.dispute_id,
         );
+        tick();
         let answer = match cache.get(&key) {
             Some(answer) => {
                 outcome.cache_hits += 1;
@@ -316,4 +361,37 @@ pub fn run_adjudication(
         }
     }
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn proposals_name_exactly_the_examples_they_were_made_with() {
+        let examples = vec![
+            json!({"id": "a1", "kind": "summarize", "decision": "approved"}),
+            json!({"id": "b2", "kind": "add-alias", "decision": "rejected"}),
+        ];
+        let references = example_refs(&examples);
+        let digest = doc_bridge_model::hash::hash_canonical(&examples[0]).unwrap();
+        assert_eq!(references[0], json!({"id": "a1", "digest": digest}));
+        assert_eq!(references.as_array().unwrap().len(), 2);
+
+        // A forged claim is replaced; a proposal without an origin object is left alone.
+        let mut answer = vec![
+            json!({"origin": {"agentId": "x", "examples": [{"id": "forged", "digest": "0"}]}}),
+            json!({"kind": "junk"}),
+        ];
+        stamp_examples(&mut answer, &references);
+        assert_eq!(answer[0]["origin"]["examples"], references);
+        assert_eq!(answer[1], json!({"kind": "junk"}));
+
+        // Without examples, a claimed list is removed.
+        stamp_examples(&mut answer, &example_refs(&[]));
+        assert!(answer[0]["origin"].get("examples").is_none());
+    }
 }

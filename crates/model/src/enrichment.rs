@@ -543,6 +543,22 @@ pub struct Origin {
     /// The provider, when the agent reports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+    /// The past judgments the agent was shown as examples when it made the proposal, by id and
+    /// digest (never their content). Set by the stage, not by the agent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 16))]
+    pub examples: Vec<ExampleRef>,
+}
+
+/// A reference to one example a proposal was made with.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExampleRef {
+    /// The judgment's approval id.
+    pub id: String,
+    /// sha256 over the canonical JSON of the example exactly as sent.
+    #[schemars(regex(pattern = "^[0-9a-f]{64}$"))]
+    pub digest: String,
 }
 
 /// One typed proposal (enrichment-overlay-v1, "Typed proposals"): the envelope every kind

@@ -34,7 +34,7 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
         }
         None => None,
     };
-    let summary = execute(&repo, raw)?;
+    let summary = execute(&repo, raw, args.common.quiet)?;
     print_summary(&summary, args.json);
     Ok(Exit::Ok)
 }
@@ -52,7 +52,7 @@ pub fn status_for_check(repo: &Repo) -> serde_json::Value {
     if !configured {
         return json!({"status": "skipped", "reason": "no enabled agent in intelligence.registry"});
     }
-    match execute(repo, None) {
+    match execute(repo, None, true) {
         Ok(summary) => match &summary.stage {
             Some(stage) if stage.packs > 0 && stage.failures.len() == stage.packs => {
                 json!({"status": "failed", "reason": "every agent call failed", "overlayHash": summary.overlay_hash})
@@ -85,6 +85,7 @@ struct Summary {
 fn execute(
     repo: &Repo,
     raw: Option<Vec<doc_bridge_model::enrichment::RawProposal>>,
+    quiet: bool,
 ) -> Result<Summary, UserError> {
     // A configuration mistake is reported before anything else (exit 2), stale index or not.
     let roles = match raw {
@@ -106,7 +107,12 @@ fn execute(
     let (mut raw, stage, roles, adjudicator) = match (raw, roles) {
         (Some(raw), _) => (raw, None, Vec::new(), None),
         (None, roles) => {
-            let run = crate::agent_stage::run(repo, &snapshot, roles.unwrap_or_default());
+            let run = crate::agent_stage::run(
+                repo,
+                &snapshot,
+                roles.unwrap_or_default(),
+                &crate::progress::Progress::new(quiet),
+            );
             let roles = run
                 .roles
                 .iter()
