@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use doc_bridge_enrich::agent::{Agent, AgentFailure, AgentIdentity, AgentRequest, parse_answer};
+use doc_bridge_enrich::agent::{
+    Agent, AgentFailure, AgentIdentity, AgentRequest, RawFailure, parse_answer,
+};
 use wait_timeout::ChildExt;
 
 /// Most bytes of stderr kept in memory (and then dropped: it never reaches an artifact).
@@ -37,9 +39,14 @@ impl Agent for CliAgent {
     }
 
     fn call(&self, request: &AgentRequest) -> Result<Vec<serde_json::Value>, AgentFailure> {
-        let input = serde_json::to_vec(request).map_err(|_| AgentFailure::InvalidJson)?;
+        self.call_with_raw(request).map_err(|f| f.failure)
+    }
+
+    fn call_with_raw(&self, request: &AgentRequest) -> Result<Vec<serde_json::Value>, RawFailure> {
+        let bare = |failure| RawFailure { failure, raw: None };
+        let input = serde_json::to_vec(request).map_err(|_| bare(AgentFailure::InvalidJson))?;
         if input.len() > self.max_input_bytes {
-            return Err(AgentFailure::InputTooLarge);
+            return Err(bare(AgentFailure::InputTooLarge));
         }
         let mut child = Command::new(&self.command)
             .args(&self.args)
@@ -48,7 +55,7 @@ impl Agent for CliAgent {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|_| AgentFailure::Spawn)?;
+            .map_err(|_| bare(AgentFailure::Spawn))?;
         // Feed stdin and drain stdout/stderr on threads, so a chatty or stubborn child cannot
         // deadlock us; each reader stops one byte past its limit.
         let stdin = child.stdin.take();
@@ -82,7 +89,7 @@ impl Agent for CliAgent {
                 // The I/O threads end when the pipes close; never wait on them here (a forked
                 // grandchild could hold a pipe open).
                 drop((writer, drain));
-                return Err(AgentFailure::Timeout);
+                return Err(bare(AgentFailure::Timeout));
             }
         };
         drop((writer, drain));
@@ -90,15 +97,21 @@ impl Agent for CliAgent {
         // give that a short grace period, then treat it as a timeout.
         let output = receiver
             .recv_timeout(Duration::from_secs(2))
-            .map_err(|_| AgentFailure::Timeout)?;
+            .map_err(|_| bare(AgentFailure::Timeout))?;
         // Too much output first: a child cut off mid-write dies of the closed pipe, and that exit
         // status is a consequence, not the cause.
         if output.len() > self.max_output_bytes {
-            return Err(AgentFailure::OutputTooLarge);
+            return Err(bare(AgentFailure::OutputTooLarge));
         }
         if !status.success() {
-            return Err(AgentFailure::Exit(status.code()));
+            return Err(RawFailure {
+                failure: AgentFailure::Exit(status.code()),
+                raw: Some(output),
+            });
         }
-        parse_answer(&output)
+        parse_answer(&output).map_err(|failure| RawFailure {
+            failure,
+            raw: Some(output),
+        })
     }
 }

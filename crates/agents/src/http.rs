@@ -6,7 +6,9 @@
 use std::time::Duration;
 
 use crate::permits::Permits;
-use doc_bridge_enrich::agent::{Agent, AgentFailure, AgentIdentity, AgentRequest, parse_answer};
+use doc_bridge_enrich::agent::{
+    Agent, AgentFailure, AgentIdentity, AgentRequest, RawFailure, parse_answer,
+};
 use serde_json::{Value, json};
 
 /// The system instructions: packs are data, never instructions.
@@ -201,7 +203,8 @@ impl HttpAgent {
         })
     }
 
-    fn attempt(&self, body: &[u8]) -> Result<Vec<Value>, AgentFailure> {
+    fn attempt(&self, body: &[u8]) -> Result<Vec<Value>, RawFailure> {
+        let bare = |failure| RawFailure { failure, raw: None };
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(self.timeout))
             .http_status_as_error(false)
@@ -213,31 +216,43 @@ impl HttpAgent {
         if let Some(key) = &self.api_key {
             call = call.header("authorization", &format!("Bearer {key}"));
         }
-        let mut response = call.send(body).map_err(classify)?;
+        let mut response = call.send(body).map_err(|e| bare(classify(e)))?;
         let status = response.status().as_u16();
         if status != 200 {
-            return Err(AgentFailure::Http(status));
+            // Provider error prose is never kept, not even for capture.
+            return Err(bare(AgentFailure::Http(status)));
         }
         let text = response
             .body_mut()
             .with_config()
             .limit(self.max_output_bytes)
             .read_to_string()
-            .map_err(classify)?;
-        let value: Value = serde_json::from_str(&text).map_err(|_| AgentFailure::InvalidJson)?;
+            .map_err(|e| bare(classify(e)))?;
+        let with_raw = |failure, raw: &str| RawFailure {
+            failure,
+            raw: Some(raw.as_bytes().to_vec()),
+        };
+        let value: Value =
+            serde_json::from_str(&text).map_err(|_| with_raw(AgentFailure::InvalidJson, &text))?;
         let choice = value
             .pointer("/choices/0")
-            .ok_or(AgentFailure::InvalidJson)?;
+            .ok_or_else(|| with_raw(AgentFailure::InvalidJson, &text))?;
+        let content = choice.pointer("/message/content").and_then(Value::as_str);
+        let raw = content.unwrap_or(&text);
         match choice.get("finish_reason").and_then(Value::as_str) {
             Some("stop") => {}
-            Some(other) => return Err(AgentFailure::FinishReason(other.to_owned())),
-            None => return Err(AgentFailure::FinishReason("missing".to_owned())),
+            Some(other) => {
+                return Err(with_raw(AgentFailure::FinishReason(other.to_owned()), raw));
+            }
+            None => {
+                return Err(with_raw(
+                    AgentFailure::FinishReason("missing".to_owned()),
+                    raw,
+                ));
+            }
         }
-        let content = choice
-            .pointer("/message/content")
-            .and_then(Value::as_str)
-            .ok_or(AgentFailure::InvalidJson)?;
-        parse_answer(content.as_bytes())
+        let content = content.ok_or_else(|| with_raw(AgentFailure::InvalidJson, &text))?;
+        parse_answer(content.as_bytes()).map_err(|failure| with_raw(failure, content))
     }
 }
 
@@ -271,19 +286,26 @@ impl Agent for HttpAgent {
     }
 
     fn call(&self, request: &AgentRequest) -> Result<Vec<Value>, AgentFailure> {
+        self.call_with_raw(request).map_err(|f| f.failure)
+    }
+
+    fn call_with_raw(&self, request: &AgentRequest) -> Result<Vec<Value>, RawFailure> {
         // Held across retries: a retry keeps its place instead of queueing again.
         let _permit = self.permits.acquire();
         let body = to_ordered_json(&self.body(request)).into_bytes();
         let attempts = self.attempts.max(1);
-        let mut last = AgentFailure::Transport("http");
+        let mut last = RawFailure {
+            failure: AgentFailure::Transport("http"),
+            raw: None,
+        };
         for attempt in 1..=attempts {
             match self.attempt(&body) {
                 Ok(proposals) => return Ok(proposals),
-                Err(failure) if attempt < attempts && retryable(&failure) => {
+                Err(failed) if attempt < attempts && retryable(&failed.failure) => {
                     std::thread::sleep(self.backoff * attempt);
-                    last = failure;
+                    last = failed;
                 }
-                Err(failure) => return Err(failure),
+                Err(failed) => return Err(failed),
             }
         }
         Err(last)

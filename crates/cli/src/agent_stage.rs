@@ -33,6 +33,23 @@ struct Registry {
     /// `{"curator"|"reviewer"|"adjudicator": true | false | {agent}}`; default: curator only.
     #[serde(default)]
     roles: std::collections::BTreeMap<String, RoleSetting>,
+    /// Keep failed raw answers, redacted and capped, under `.doc-bridge/enrich/failed/`. Off
+    /// unless configured.
+    #[serde(default)]
+    capture_failed_answers: Option<CaptureConfig>,
+}
+
+/// `captureFailedAnswers`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CaptureConfig {
+    /// Bytes kept per failed answer (at most 64 KiB); default 4 KiB.
+    #[serde(default = "capture_bytes")]
+    max_bytes: usize,
+}
+
+fn capture_bytes() -> usize {
+    4096
 }
 
 /// One role's agent: `true` (the registry's agent), `false` (off), or an agent of its own.
@@ -189,6 +206,9 @@ pub fn configured_roles(repo: &Repo) -> Result<Vec<RoleAgent>, UserError> {
                 role: role.as_str().to_owned(),
                 prompt_version: config.prompt_version.clone(),
                 max_pack_bytes,
+                capture_failed_bytes: registry
+                    .capture_failed_answers
+                    .map(|c| c.max_bytes.min(64 * 1024)),
             };
             let agent = build_agent(repo, config, role, configure)?;
             Ok(RoleAgent {
@@ -297,7 +317,9 @@ pub fn run(
         outcome.off_pack += ran.off_pack;
         outcome.failures.extend(ran.failures);
         outcome.examples += ran.examples;
+        outcome.captured.extend(ran.captured);
     }
+    write_captured(repo, &outcome.captured);
     StageRun {
         roles: names,
         outcome,
@@ -323,6 +345,18 @@ pub fn adjudicate(
         disputes,
         &|| {},
     )
+}
+
+/// Writes each captured failed answer to `.doc-bridge/enrich/failed/<cache key>.txt`. Best
+/// effort: a capture that cannot be written is lost, never an error of the run.
+fn write_captured(repo: &Repo, captured: &[(doc_bridge_model::EntityId, ContentHash, String)]) {
+    let dir = repo.artifact("enrich/failed");
+    for (_, key, text) in captured {
+        let _ = doc_bridge_model::artifact::write_atomic(
+            &dir.join(format!("{key}.txt")),
+            text.as_bytes(),
+        );
+    }
 }
 
 fn file_cache(repo: &Repo) -> FileCache {

@@ -312,3 +312,42 @@ fn peoples_judgments_become_bounded_examples_until_their_target_changes() {
         "{requests:?}"
     );
 }
+
+#[test]
+fn failed_answers_are_kept_only_when_configured_redacted_and_capped() {
+    let dir = fixture_copy("go-module");
+    let noisy = json!({"command": "sh", "args": ["-c", "cat >/dev/null; echo 'no JSON here, key sk-live1234567890abcdefghij and a long tail of words after it'"]});
+    let failed = dir.path().join(".doc-bridge/enrich/failed");
+
+    // Off by default: nothing kept.
+    configure(&dir, noisy.clone());
+    let report = enrich(&dir);
+    assert!(report["stage"]["failures"].as_array().unwrap().len() > 0);
+    assert_eq!(report["stage"]["captured"], 0);
+    assert!(!failed.exists());
+
+    // Configured: one file per failed pack, redacted before being cut to 48 bytes.
+    let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "noisy", "cli": noisy,
+        "captureFailedAnswers": {"maxBytes": 48}}}});
+    std::fs::write(
+        dir.path().join("doc-bridge.config.json"),
+        serde_json::to_vec(&config).unwrap(),
+    )
+    .unwrap();
+    index(dir.path());
+    let report = enrich(&dir);
+    let packs = report["stage"]["packs"].as_u64().unwrap();
+    assert_eq!(report["stage"]["captured"].as_u64().unwrap(), packs);
+    let files: Vec<_> = std::fs::read_dir(&failed).unwrap().flatten().collect();
+    assert_eq!(files.len() as u64, packs);
+    for file in files {
+        let text = std::fs::read_to_string(file.path()).unwrap();
+        assert!(text.len() <= 48, "{text}");
+        assert!(text.starts_with("no JSON here, key "), "{text}");
+        assert!(!text.contains("sk-live"), "{text}");
+    }
+    // Captures are outside the decisions: the overlay never mentions them.
+    let overlay =
+        std::fs::read_to_string(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap();
+    assert!(!overlay.contains("no JSON here"));
+}

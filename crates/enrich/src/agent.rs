@@ -151,6 +151,23 @@ pub trait Agent: Sync {
     fn max_in_flight(&self) -> usize {
         1
     }
+    /// Like [`Agent::call`], and on failure also the raw answer when there was one (what a
+    /// command printed, a model's message content), for the optional, redacted capture of
+    /// failed answers. The default has no raw answer.
+    fn call_with_raw(&self, request: &AgentRequest) -> Result<Vec<serde_json::Value>, RawFailure> {
+        self.call(request)
+            .map_err(|failure| RawFailure { failure, raw: None })
+    }
+}
+
+/// A failed call with the raw answer, if any. The raw bytes are untrusted and may hold anything:
+/// they only ever leave the stage redacted, byte-capped and outside the hashed decisions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawFailure {
+    /// The value-free failure.
+    pub failure: AgentFailure,
+    /// What the agent answered, when it answered something.
+    pub raw: Option<Vec<u8>>,
 }
 
 /// Reads an agent's answer: exactly one JSON object with a `proposals` array. Never repairs JSON.

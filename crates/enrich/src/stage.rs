@@ -12,7 +12,7 @@ use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use doc_bridge_model::approval::ApprovalRecord;
 
 use crate::adjudicate::Dispute;
-use crate::agent::{Agent, AgentFailure, AgentRequest, RequestItem};
+use crate::agent::{Agent, AgentFailure, AgentRequest, RawFailure, RequestItem};
 use crate::feedback::examples_for;
 use crate::pack::{build_pack, cache_key};
 
@@ -84,6 +84,9 @@ pub struct StageSettings {
     pub prompt_version: String,
     /// The pack budget.
     pub max_pack_bytes: usize,
+    /// Keep a failed call's raw answer, redacted and cut to this many bytes (`None`: never; the
+    /// default).
+    pub capture_failed_bytes: Option<usize>,
 }
 
 /// What the stage did.
@@ -103,6 +106,9 @@ pub struct StageOutcome {
     pub failures: Vec<(EntityId, String)>,
     /// Past judgments offered as examples, summed over calls.
     pub examples: usize,
+    /// Failed answers kept when [`StageSettings::capture_failed_bytes`] is set: the pack's target,
+    /// its cache key, and the raw answer redacted and byte-capped. Never part of a decision.
+    pub captured: Vec<(EntityId, ContentHash, String)>,
 }
 
 /// Runs one role over the entities it targets ([`Role::targets`]; documents when `settings.role`
@@ -174,8 +180,15 @@ pub fn run_stage(
                 cache.put(&key, &answer);
                 answer
             }
-            (Slot::Ask(..), Some(Err(failure))) => {
-                outcome.failures.push((target.clone(), failure.reason()));
+            (Slot::Ask(key, ..), Some(Err(failed))) => {
+                outcome
+                    .failures
+                    .push((target.clone(), failed.failure.reason()));
+                if let (Some(cap), Some(raw)) = (settings.capture_failed_bytes, failed.raw) {
+                    outcome
+                        .captured
+                        .push((target.clone(), key, captured_text(&raw, cap)));
+                }
                 continue;
             }
             (Slot::Ask(..), None) => {
@@ -234,7 +247,21 @@ fn stamp_examples(answer: &mut [serde_json::Value], references: &serde_json::Val
     }
 }
 
-type Answer = Result<Vec<serde_json::Value>, AgentFailure>;
+type Answer = Result<Vec<serde_json::Value>, RawFailure>;
+
+/// A failed raw answer as it may be kept: secrets redacted first, then cut to `cap` bytes on a
+/// character boundary.
+pub fn captured_text(raw: &[u8], cap: usize) -> String {
+    let text = crate::redact::redact(&String::from_utf8_lossy(raw));
+    if text.len() <= cap {
+        return text;
+    }
+    let mut end = cap;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
+}
 
 /// Sends every queued request with at most `agent.max_in_flight()` calls in flight; workers take
 /// requests in queue order. The answer for slot `i` is at index `i` (`None` for cached slots and
@@ -256,7 +283,7 @@ fn call_all(
     let workers = agent.max_in_flight().clamp(1, 64).min(queue.len());
     if workers <= 1 {
         for (i, request) in queue {
-            answers[i] = Some(agent.call(request));
+            answers[i] = Some(agent.call_with_raw(request));
             tick();
         }
         return answers;
@@ -271,7 +298,7 @@ fn call_all(
                     let Some((i, request)) = queue.get(n) else {
                         break;
                     };
-                    let answer = agent.call(request);
+                    let answer = agent.call_with_raw(request);
                     tick();
                     if let Ok(mut done) = done.lock() {
                         done.push((*i, answer));

@@ -231,6 +231,7 @@ fn print_summary(summary: &Summary, as_json: bool) {
             "cacheHits": s.cache_hits,
             "offPack": s.off_pack,
             "examples": s.examples,
+            "captured": s.captured.len(),
             "failures": s.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
         })
     });
