@@ -41,7 +41,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 1;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 2;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -416,12 +416,31 @@ impl<'a> Builder<'a> {
                 let evidence = || at_line(record, mention.line);
                 match mention_shape(&mention.text) {
                     MentionShape::Path(path) => {
-                        let target = [RelPath::new(path), RelPath::join_normalized(&dir, path)]
-                            .into_iter()
-                            .flatten()
-                            .find_map(|p| self.entity_at(&p));
-                        if let Some(target) = target.filter(|t| !t.as_str().starts_with("document:")) {
-                            relations.push(Relation { from: id.clone(), to: target, kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(path.to_owned()) });
+                        let mut candidates: Vec<RelPath> = [RelPath::new(path), RelPath::join_normalized(&dir, path)].into_iter().flatten().collect();
+                        candidates.dedup();
+                        let mut targets: Vec<EntityId> = candidates.iter().filter_map(|p| self.entity_at(p)).collect();
+                        targets.dedup();
+                        match targets.as_slice() {
+                            [] => {
+                                let exists_somehow = candidates.iter().any(|p| self.files.contains_key(p.as_str()) || self.dirs.contains(p) || exists(p));
+                                if !exists_somehow && is_concrete_path(path) {
+                                    diagnostics.push(Diagnostic::new(
+                                        "unresolved-mention", Severity::Info, record.path.clone(), Some(mention.line),
+                                        format!("`{}` looks like a path but names nothing in this repository", truncate(path, 120)),
+                                        Some(id.clone()),
+                                    ));
+                                }
+                            }
+                            [target] => {
+                                if !target.as_str().starts_with("document:") {
+                                    relations.push(Relation { from: id.clone(), to: target.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(path.to_owned()) });
+                                }
+                            }
+                            several => diagnostics.push(Diagnostic::new(
+                                "ambiguous-mention", Severity::Info, record.path.clone(), Some(mention.line),
+                                format!("`{}` names both {} (from the root) and {} (from the document's folder); the mention was not resolved", truncate(path, 120), several[0], several[several.len() - 1]),
+                                Some(id.clone()),
+                            )),
                         }
                     }
                     MentionShape::Symbol(name) => match self.declarations.get(name).map(Vec::as_slice) {
@@ -616,6 +635,14 @@ fn kebab<T: serde::Serialize>(value: &T) -> String {
         Ok(serde_json::Value::String(s)) => s,
         _ => "unknown".to_owned(),
     }
+}
+
+/// Whether a path-shaped mention names one concrete path rather than a pattern or a placeholder
+/// (`crates/*`, `src/**/*.ts`, `<dir>/x.md`, `$HOME/x`), which cannot resolve and are not wrong.
+fn is_concrete_path(path: &str) -> bool {
+    !path.contains([
+        '*', '?', '[', ']', '{', '}', '<', '>', '$', '|', '=', '%', '~',
+    ]) && !path.contains("...")
 }
 
 /// At most `max` characters of `text`, for quoting file content in messages.
