@@ -95,7 +95,9 @@ pub fn to_sarif(
                 "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
                 "properties": {"diagnosticId": d.id},
             });
-            if let (Some(entity), Some(properties)) = (&d.entity, result["properties"].as_object_mut()) {
+            if let (Some(entity), Some(properties)) =
+                (&d.entity, result["properties"].as_object_mut())
+            {
                 properties.insert("entity".to_owned(), json!(entity));
             }
             result
@@ -149,7 +151,10 @@ mod tests {
 
     #[test]
     fn uris_are_percent_encoded_and_keep_slashes() {
-        assert_eq!(uri("docs/notes/naïve plan.md"), "docs/notes/na%C3%AFve%20plan.md");
+        assert_eq!(
+            uri("docs/notes/naïve plan.md"),
+            "docs/notes/na%C3%AFve%20plan.md"
+        );
         assert_eq!(uri("a/b#c?.md"), "a/b%23c%3F.md");
         assert_eq!(uri(".doc-bridge/index.json"), ".doc-bridge/index.json");
     }
