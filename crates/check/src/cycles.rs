@@ -1,5 +1,6 @@
 //! `area-import-cycle`: cycles in the area-level import graph (area A → area B when a module of
-//! A imports a module of B).
+//! A imports a module of B). `mod` declarations are containment, not dependency (a parent
+//! declaring a child module that uses the parent's items is ordinary Rust), so they make no edge.
 //!
 //! Every elementary cycle is reported once, rotated to start at its smallest area id, in a
 //! deterministic order. Only edges inside one strongly connected component are walked, so an
@@ -8,10 +9,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use doc_bridge_model::EntityId;
-use doc_bridge_model::snapshot::{Diagnostic, Evidence, Severity, Snapshot};
+use doc_bridge_model::snapshot::{Diagnostic, Severity, Snapshot};
+use doc_bridge_model::{EntityId, RelPath};
 
-use crate::graph::{Graph, earliest};
+use crate::graph::Graph;
 
 /// At most this many cycles are listed.
 pub const MAX_CYCLES: usize = 100;
@@ -20,12 +21,10 @@ const MAX_STEPS: usize = 200_000;
 
 /// One diagnostic per cycle, located at the first edge's import.
 pub fn diagnostics(_snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
-    let mut edges: BTreeMap<&EntityId, BTreeMap<&EntityId, &Evidence>> = BTreeMap::new();
-    for import in &graph.imports {
-        let (Some(from), Some(to)) = (
-            graph.area_of.get(&import.from),
-            graph.area_of.get(&import.to),
-        ) else {
+    // Per area edge, the earliest import that makes it (by path, then line): deterministic.
+    let mut edges: BTreeMap<&EntityId, BTreeMap<&EntityId, (&RelPath, u32)>> = BTreeMap::new();
+    for &(from, to, path, line) in &graph.imports {
+        let (Some(from), Some(to)) = (graph.area_of.get(from), graph.area_of.get(to)) else {
             continue;
         };
         if from == to {
@@ -35,8 +34,10 @@ pub fn diagnostics(_snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
             .entry(from)
             .or_default()
             .entry(to)
-            .or_insert(&import.evidence);
-        *slot = earliest(slot, &import.evidence);
+            .or_insert((path, line));
+        if (path, line) < *slot {
+            *slot = (path, line);
+        }
     }
     let adjacency: BTreeMap<&EntityId, BTreeSet<&EntityId>> = edges
         .iter()
@@ -47,7 +48,7 @@ pub fn diagnostics(_snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
         .filter_map(|cycle| {
             let first = *cycle.first()?;
             let second = *cycle.get(1)?;
-            let evidence = edges.get(first)?.get(second)?;
+            let (path, line) = *edges.get(first)?.get(second)?;
             let chain: Vec<&str> = cycle
                 .iter()
                 .chain(std::iter::once(&first))
@@ -56,8 +57,8 @@ pub fn diagnostics(_snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
             Some(Diagnostic::new(
                 "area-import-cycle",
                 Severity::Warning,
-                evidence.path.clone(),
-                Some(evidence.lines[0]),
+                path.clone(),
+                Some(line),
                 format!(
                     "areas import each other in a cycle: {} (this import is the first edge)",
                     chain.join(" → ")
@@ -184,7 +185,7 @@ fn components(adjacency: &[Vec<usize>]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests::{area, contains, import, module, snapshot};
+    use crate::tests::{area, contains, module_importing, snapshot};
 
     fn graph(
         edges: &[(&'static str, &'static str)],
@@ -242,18 +243,17 @@ mod tests {
             vec![
                 area("a"),
                 area("b"),
-                module("a/x.ts"),
-                module("a/y.ts"),
-                module("b/z.ts"),
+                module_importing(
+                    "a/x.ts",
+                    &[("b/z.ts", 2, "static"), ("a/y.ts", 1, "static")],
+                ),
+                module_importing("a/y.ts", &[("b/z.ts", 4, "static")]),
+                module_importing("b/z.ts", &[("a/x.ts", 1, "static")]),
             ],
             vec![
                 contains("area:a", "module:a/x.ts"),
                 contains("area:a", "module:a/y.ts"),
                 contains("area:b", "module:b/z.ts"),
-                import("module:a/y.ts", "module:b/z.ts", 4),
-                import("module:a/x.ts", "module:b/z.ts", 2),
-                import("module:b/z.ts", "module:a/x.ts", 1),
-                import("module:a/x.ts", "module:a/y.ts", 1),
             ],
         );
         let out = diagnostics(&s, &Graph::new(&s));
@@ -267,5 +267,22 @@ mod tests {
             "{}",
             d.message
         );
+    }
+
+    #[test]
+    fn a_mod_declaration_is_containment_not_a_cycle_edge() {
+        let s = snapshot(
+            vec![
+                area("src"),
+                area("src/commands"),
+                module_importing("src/lib.rs", &[("src/commands/mod.rs", 3, "mod-decl")]),
+                module_importing("src/commands/mod.rs", &[("src/lib.rs", 1, "static")]),
+            ],
+            vec![
+                contains("area:src", "module:src/lib.rs"),
+                contains("area:src/commands", "module:src/commands/mod.rs"),
+            ],
+        );
+        assert!(diagnostics(&s, &Graph::new(&s)).is_empty());
     }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use doc_bridge_model::snapshot::{Entity, Evidence, Relation, RelationKind, Snapshot};
+use doc_bridge_model::snapshot::{Entity, Relation, RelationKind, Snapshot};
 use doc_bridge_model::{EntityId, RelPath};
 
 /// What the rules ask of a snapshot.
@@ -17,8 +17,9 @@ pub struct Graph<'a> {
     pub linked_documents: BTreeSet<&'a EntityId>,
     /// Relations from documents that say what they are about (covers, mentions, links).
     pub document_references: Vec<&'a Relation>,
-    /// Module → module imports, in relation order.
-    pub imports: Vec<&'a Relation>,
+    /// Module → module dependencies (imports other than `mod` declarations, which are
+    /// containment): (from, to, path, line), in snapshot order.
+    pub imports: Vec<(&'a EntityId, &'a EntityId, &'a RelPath, u32)>,
 }
 
 impl<'a> Graph<'a> {
@@ -54,12 +55,17 @@ impl<'a> Graph<'a> {
                     }
                     document_references.push(relation);
                 }
-                RelationKind::Imports
-                    if is_kind(&relation.from, "module:") && is_kind(&relation.to, "module:") =>
-                {
-                    imports.push(relation);
-                }
                 _ => {}
+            }
+        }
+        for entity in &snapshot.entities {
+            let Entity::Module(module) = entity else {
+                continue;
+            };
+            for import in module.imports.iter().filter(|i| i.kind != "mod-decl") {
+                for target in import.targets.iter().filter(|t| is_kind(t, "module:")) {
+                    imports.push((&module.id, target, &module.path, import.line));
+                }
             }
         }
         for modules in modules_of.values_mut() {
@@ -78,14 +84,5 @@ impl<'a> Graph<'a> {
     /// The path of an entity, when it is in the snapshot.
     pub fn path_of(&self, id: &EntityId) -> Option<&'a RelPath> {
         self.entities.get(id).map(|e| e.path())
-    }
-}
-
-/// The earlier of two pieces of evidence, by (path, lines): a deterministic choice.
-pub fn earliest<'a>(a: &'a Evidence, b: &'a Evidence) -> &'a Evidence {
-    if (&b.path, b.lines) < (&a.path, a.lines) {
-        b
-    } else {
-        a
     }
 }

@@ -164,9 +164,9 @@ pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use doc_bridge_model::snapshot::{
-        Area, Document, Ecosystem, Entity, Evidence, Module, Package, Project, Provenance,
-        Relation, RelationKind, SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE, Snapshot, SnapshotStats,
-        TitleSource,
+        Area, Document, Ecosystem, Entity, Evidence, Import, ImportResolution, Module, Package,
+        Project, Provenance, Relation, RelationKind, SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE,
+        Snapshot, SnapshotStats, TitleSource,
     };
     use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 
@@ -207,6 +207,25 @@ pub(crate) mod tests {
             imports: Vec::new(),
             line_count: 10,
         })
+    }
+
+    /// A module whose imports (target path, line, kind) resolved to the given modules.
+    pub fn module_importing(path: &str, imports: &[(&str, u32, &str)]) -> Entity {
+        let mut entity = module(path);
+        if let Entity::Module(m) = &mut entity {
+            m.imports = imports
+                .iter()
+                .map(|(target, line, kind)| Import {
+                    specifier: (*target).to_owned(),
+                    kind: (*kind).to_owned(),
+                    names: Vec::new(),
+                    line: *line,
+                    resolution: ImportResolution::Internal,
+                    targets: vec![EntityId::module(&p(target))],
+                })
+                .collect();
+        }
+        entity
     }
 
     pub fn area(path: &str) -> Entity {
@@ -271,10 +290,6 @@ pub(crate) mod tests {
 
     pub fn contains(from: &str, to: &str) -> Relation {
         relation(from, to, RelationKind::Contains, 1)
-    }
-
-    pub fn import(from: &str, to: &str, line: u32) -> Relation {
-        relation(from, to, RelationKind::Imports, line)
     }
 
     pub fn snapshot(entities: Vec<Entity>, relations: Vec<Relation>) -> Snapshot {

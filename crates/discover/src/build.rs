@@ -423,7 +423,7 @@ impl<'a> Builder<'a> {
                         match targets.as_slice() {
                             [] => {
                                 let exists_somehow = candidates.iter().any(|p| self.files.contains_key(p.as_str()) || self.dirs.contains(p) || exists(p));
-                                if !exists_somehow && is_concrete_path(path) {
+                                if !exists_somehow && is_reportable_path(path) {
                                     diagnostics.push(Diagnostic::new(
                                         "unresolved-mention", Severity::Info, record.path.clone(), Some(mention.line),
                                         format!("`{}` looks like a path but names nothing in this repository", truncate(path, 120)),
@@ -637,12 +637,17 @@ fn kebab<T: serde::Serialize>(value: &T) -> String {
     }
 }
 
-/// Whether a path-shaped mention names one concrete path rather than a pattern or a placeholder
-/// (`crates/*`, `src/**/*.ts`, `<dir>/x.md`, `$HOME/x`), which cannot resolve and are not wrong.
-fn is_concrete_path(path: &str) -> bool {
-    !path.contains([
-        '*', '?', '[', ']', '{', '}', '<', '>', '$', '|', '=', '%', '~',
-    ]) && !path.contains("...")
+/// Whether an unresolved path-shaped mention is worth reporting: a concrete path with a
+/// directory part. Bare file names (`package.json`, `llms.txt`) name a kind of file rather than
+/// one file; patterns and placeholders (`crates/*`, `<dir>/x.md`, `$HOME/x`) cannot resolve;
+/// absolute paths are URL paths or paths on another machine (`/v1/chat/completions`); paths
+/// under a dot-directory (`.git/`, `.doc-bridge/`) name tool state that is usually not in the
+/// walk.
+fn is_reportable_path(path: &str) -> bool {
+    path.contains('/')
+        && !path.starts_with(['/', '.'])
+        && !path.contains(['*', '?', '[', ']', '{', '}', '<', '>', '$', '|', '=', '%', '~'])
+        && !path.contains("...")
 }
 
 /// At most `max` characters of `text`, for quoting file content in messages.
@@ -650,5 +655,29 @@ pub fn truncate(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_reportable_path;
+
+    #[test]
+    fn only_concrete_paths_with_a_directory_are_reported_when_unresolved() {
+        for path in ["packages/app/src/nowhere.ts", "docs/old.md", "src/a/b"] {
+            assert!(is_reportable_path(path), "{path}");
+        }
+        for path in [
+            "package.json",
+            "crates/*",
+            "src/**/*.ts",
+            "<dir>/x.md",
+            "$HOME/x",
+            "/v1/chat/completions",
+            ".git/info/exclude",
+            "a/.../b",
+        ] {
+            assert!(!is_reportable_path(path), "{path}");
+        }
     }
 }
