@@ -412,3 +412,50 @@ fn schema_report_is_printed_and_the_artifact_conforms() {
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
 }
+
+#[test]
+fn corrupt_overlay_changes_nothing_and_enrich_reports_failed() {
+    let dir = fixture_copy("rust-workspace");
+    write_config(
+        dir.path(),
+        json!({"schemaVersion": 1, "intelligence": {"registry": {
+            "agentId": "broken-agent", "agentVersion": "1", "promptVersion": "1",
+            "cli": {"command": "/definitely/not/a/program"},
+        }}}),
+    );
+    index(dir.path());
+    let overlay = dir.path().join(".doc-bridge/enrich/overlay.json");
+    std::fs::create_dir_all(overlay.parent().unwrap()).unwrap();
+    std::fs::write(&overlay, b"{\"type\": \"doc-bridge-enrichment-overlay\", ").unwrap();
+    let plain = check(dir.path(), &[]);
+    assert_eq!(code(&plain), 0, "{}{}", stdout(&plain), stderr(&plain));
+    let out = check(dir.path(), &["--enrich", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["enrichment"]["status"], "failed", "{report:#}");
+    assert_eq!(
+        report["enrichment"]["reason"],
+        "the enrich stage could not run"
+    );
+    // The stage refused to overwrite the corrupt overlay.
+    assert_eq!(
+        std::fs::read(&overlay).unwrap(),
+        b"{\"type\": \"doc-bridge-enrichment-overlay\", "
+    );
+}
+
+#[test]
+fn a_report_that_cannot_be_written_is_an_io_error() {
+    let dir = fixture_copy("rust-workspace");
+    index(dir.path());
+    // A directory where the report file should be: the atomic rename fails.
+    std::fs::create_dir_all(dir.path().join(".doc-bridge/report.json/blocker")).unwrap();
+    let out = check(dir.path(), &[]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("cannot write artifact"),
+        "{}",
+        stderr(&out)
+    );
+}

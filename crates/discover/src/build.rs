@@ -646,7 +646,9 @@ fn kebab<T: serde::Serialize>(value: &T) -> String {
 fn is_reportable_path(path: &str) -> bool {
     path.contains('/')
         && !path.starts_with(['/', '.'])
-        && !path.contains(['*', '?', '[', ']', '{', '}', '<', '>', '$', '|', '=', '%', '~'])
+        && !path.contains([
+            '*', '?', '[', ']', '{', '}', '<', '>', '$', '|', '=', '%', '~',
+        ])
         && !path.contains("...")
 }
 
