@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use doc_bridge_model::snapshot::{Diagnostic, Severity, Snapshot};
+use doc_bridge_model::snapshot::{Diagnostic, Severity};
 use doc_bridge_model::{EntityId, RelPath};
 
 use crate::graph::Graph;
@@ -20,7 +20,7 @@ pub const MAX_CYCLES: usize = 100;
 const MAX_STEPS: usize = 200_000;
 
 /// One diagnostic per cycle, located at the first edge's import.
-pub fn diagnostics(_snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
+pub fn diagnostics(graph: &Graph<'_>) -> Vec<Diagnostic> {
     // Per area edge, the earliest import that makes it (by path, then line): deterministic.
     let mut edges: BTreeMap<&EntityId, BTreeMap<&EntityId, (&RelPath, u32)>> = BTreeMap::new();
     for &(from, to, path, line) in &graph.imports {
@@ -256,7 +256,7 @@ mod tests {
                 contains("area:b", "module:b/z.ts"),
             ],
         );
-        let out = diagnostics(&s, &Graph::new(&s));
+        let out = diagnostics(&Graph::new(&s));
         assert_eq!(out.len(), 1);
         let d = &out[0];
         assert_eq!(d.code, "area-import-cycle");
@@ -283,6 +283,6 @@ mod tests {
                 contains("area:src/commands", "module:src/commands/mod.rs"),
             ],
         );
-        assert!(diagnostics(&s, &Graph::new(&s)).is_empty());
+        assert!(diagnostics(&Graph::new(&s)).is_empty());
     }
 }

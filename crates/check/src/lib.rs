@@ -92,7 +92,7 @@ pub fn diagnostics(input: &CheckInput<'_>) -> Vec<Diagnostic> {
     all.extend(index_rules::diagnostics(input.index, input.index_path));
     all.extend(orphans::diagnostics(input.snapshot, &graph));
     all.extend(coverage::diagnostics(input.snapshot, &graph));
-    all.extend(cycles::diagnostics(input.snapshot, &graph));
+    all.extend(cycles::diagnostics(&graph));
     let mut all = severity::apply(all, input.rules);
     all.sort_by(|a, b| {
         a.sort_key()

@@ -160,6 +160,61 @@ mod tests {
     }
 
     #[test]
+    fn unknown_codes_get_a_rule_and_off_codes_level_none() {
+        use crate::{CheckInput, IndexCondition};
+        use doc_bridge_model::RelPath;
+        use doc_bridge_model::snapshot::Diagnostic;
+
+        let mut snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
+        snapshot.diagnostics = vec![Diagnostic::new(
+            "zz-future-code",
+            Severity::Warning,
+            RelPath::new("docs/a b.md").unwrap(),
+            None,
+            "m",
+            None,
+        )];
+        let rules = BTreeMap::from([("orphan-document".to_owned(), RuleLevel::Off)]);
+        let index = IndexCondition::Missing;
+        let index_path = RelPath::new(".doc-bridge/index.json").unwrap();
+        let input = CheckInput {
+            snapshot: &snapshot,
+            index: &index,
+            index_path: &index_path,
+            rules: &rules,
+        };
+        let report = crate::report(&input, "t".to_owned(), None);
+        let sarif = to_sarif(&report, &rules, "1.2.3");
+        let run = &sarif["runs"][0];
+        let driver_rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(driver_rules.len(), RULES.len() + 1);
+        let orphan = driver_rules
+            .iter()
+            .find(|r| r["id"] == "orphan-document")
+            .unwrap();
+        assert_eq!(orphan["defaultConfiguration"]["level"], "none");
+        let results = run["results"].as_array().unwrap();
+        assert_eq!(results.len(), 2);
+        for result in results {
+            let index = result["ruleIndex"].as_u64().unwrap() as usize;
+            assert_eq!(driver_rules[index]["id"], result["ruleId"]);
+            assert_eq!(
+                result["locations"][0]["physicalLocation"]["region"]["startLine"],
+                1
+            );
+        }
+        let future = results
+            .iter()
+            .find(|r| r["ruleId"] == "zz-future-code")
+            .unwrap();
+        assert_eq!(future["level"], "warning");
+        assert_eq!(
+            future["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "docs/a%20b.md"
+        );
+    }
+
+    #[test]
     fn rule_names_are_pascal_case() {
         assert_eq!(pascal_case("area-import-cycle"), "AreaImportCycle");
         assert_eq!(pascal_case("invalid-utf8"), "InvalidUtf8");

@@ -61,3 +61,53 @@ pub fn render(report: &CheckReportV1, strict: bool) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CheckInput, IndexCondition};
+    use doc_bridge_model::RelPath;
+    use doc_bridge_model::report::EnrichmentStatus;
+    use doc_bridge_model::snapshot::Diagnostic;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn lines_summary_strictness_and_enrichment() {
+        let mut snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
+        snapshot.diagnostics = vec![Diagnostic::new(
+            "parse-error",
+            Severity::Warning,
+            RelPath::new("src/a.py").unwrap(),
+            Some(3),
+            "bad\nsyntax",
+            None,
+        )];
+        let index = IndexCondition::Fresh {
+            hash: doc_bridge_model::ContentHash::of_bytes(b"i"),
+        };
+        let index_path = RelPath::new(".doc-bridge/index.json").unwrap();
+        let rules = BTreeMap::new();
+        let input = CheckInput {
+            snapshot: &snapshot,
+            index: &index,
+            index_path: &index_path,
+            rules: &rules,
+        };
+        let enrichment = EnrichmentStatus {
+            status: EnrichmentState::Skipped,
+            reason: Some("no agent".to_owned()),
+            overlay_hash: None,
+        };
+        let report = crate::report(&input, "t".to_owned(), Some(enrichment));
+        assert_eq!(
+            render(&report, false),
+            "src/a.py:3: warning[parse-error] bad syntax\n\
+             check passed: 0 error(s), 1 warning(s), 0 info (index fresh)\n\
+             enrichment: skipped (no agent)\n"
+        );
+        assert!(
+            render(&report, true)
+                .contains("check failed: 0 error(s), 1 warning(s), 0 info (index fresh; strict)")
+        );
+    }
+}
