@@ -339,6 +339,8 @@ pub enum SchemaName {
     Proposal,
     /// `.doc-bridge/enrich/overlay.json` (`EnrichmentOverlayV1`).
     Overlay,
+    /// `.doc-bridge/report.json` (`CheckReportV1`).
+    Report,
 }
 
 /// `doc-bridge schema`.

@@ -322,7 +322,7 @@ fn failed_answers_are_kept_only_when_configured_redacted_and_capped() {
     // Off by default: nothing kept.
     configure(&dir, noisy.clone());
     let report = enrich(&dir);
-    assert!(report["stage"]["failures"].as_array().unwrap().len() > 0);
+    assert!(!report["stage"]["failures"].as_array().unwrap().is_empty());
     assert_eq!(report["stage"]["captured"], 0);
     assert!(!failed.exists());
 

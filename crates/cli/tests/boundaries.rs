@@ -67,6 +67,7 @@ fn indexing_and_ranking_crates_never_reach_enrichment_or_agents() {
         "doc-bridge-source",
         "doc-bridge-discover",
         "doc-bridge-retrieve",
+        "doc-bridge-check",
     ] {
         assert!(
             graph.contains_key(crate_name),

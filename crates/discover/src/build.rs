@@ -41,7 +41,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 1;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 2;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -416,12 +416,31 @@ impl<'a> Builder<'a> {
                 let evidence = || at_line(record, mention.line);
                 match mention_shape(&mention.text) {
                     MentionShape::Path(path) => {
-                        let target = [RelPath::new(path), RelPath::join_normalized(&dir, path)]
-                            .into_iter()
-                            .flatten()
-                            .find_map(|p| self.entity_at(&p));
-                        if let Some(target) = target.filter(|t| !t.as_str().starts_with("document:")) {
-                            relations.push(Relation { from: id.clone(), to: target, kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(path.to_owned()) });
+                        let mut candidates: Vec<RelPath> = [RelPath::new(path), RelPath::join_normalized(&dir, path)].into_iter().flatten().collect();
+                        candidates.dedup();
+                        let mut targets: Vec<EntityId> = candidates.iter().filter_map(|p| self.entity_at(p)).collect();
+                        targets.dedup();
+                        match targets.as_slice() {
+                            [] => {
+                                let exists_somehow = candidates.iter().any(|p| self.files.contains_key(p.as_str()) || self.dirs.contains(p) || exists(p));
+                                if !exists_somehow && is_reportable_path(path) {
+                                    diagnostics.push(Diagnostic::new(
+                                        "unresolved-mention", Severity::Info, record.path.clone(), Some(mention.line),
+                                        format!("`{}` looks like a path but names nothing in this repository", truncate(path, 120)),
+                                        Some(id.clone()),
+                                    ));
+                                }
+                            }
+                            [target] => {
+                                if !target.as_str().starts_with("document:") {
+                                    relations.push(Relation { from: id.clone(), to: target.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(path.to_owned()) });
+                                }
+                            }
+                            several => diagnostics.push(Diagnostic::new(
+                                "ambiguous-mention", Severity::Info, record.path.clone(), Some(mention.line),
+                                format!("`{}` names both {} (from the root) and {} (from the document's folder); the mention was not resolved", truncate(path, 120), several[0], several[several.len() - 1]),
+                                Some(id.clone()),
+                            )),
                         }
                     }
                     MentionShape::Symbol(name) => match self.declarations.get(name).map(Vec::as_slice) {
@@ -618,10 +637,49 @@ fn kebab<T: serde::Serialize>(value: &T) -> String {
     }
 }
 
+/// Whether an unresolved path-shaped mention is worth reporting: a concrete path with a
+/// directory part. Bare file names (`package.json`, `llms.txt`) name a kind of file rather than
+/// one file; patterns and placeholders (`crates/*`, `<dir>/x.md`, `$HOME/x`) cannot resolve;
+/// absolute paths are URL paths or paths on another machine (`/v1/chat/completions`); paths
+/// under a dot-directory (`.git/`, `.doc-bridge/`) name tool state that is usually not in the
+/// walk.
+fn is_reportable_path(path: &str) -> bool {
+    path.contains('/')
+        && !path.starts_with(['/', '.'])
+        && !path.contains([
+            '*', '?', '[', ']', '{', '}', '<', '>', '$', '|', '=', '%', '~',
+        ])
+        && !path.contains("...")
+}
+
 /// At most `max` characters of `text`, for quoting file content in messages.
 pub fn truncate(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_reportable_path;
+
+    #[test]
+    fn only_concrete_paths_with_a_directory_are_reported_when_unresolved() {
+        for path in ["packages/app/src/nowhere.ts", "docs/old.md", "src/a/b"] {
+            assert!(is_reportable_path(path), "{path}");
+        }
+        for path in [
+            "package.json",
+            "crates/*",
+            "src/**/*.ts",
+            "<dir>/x.md",
+            "$HOME/x",
+            "/v1/chat/completions",
+            ".git/info/exclude",
+            "a/.../b",
+        ] {
+            assert!(!is_reportable_path(path), "{path}");
+        }
     }
 }

@@ -1,14 +1,16 @@
 //! `doc-bridge.config.json`: optional, strict, validated with errors that name the key.
 //!
 //! Zero-config works on any repository: every section has a default. Keys follow the seeds'
-//! names where they exist (`project.name`, `corpus.agent.root`, `safety.exclude`, ...). Sections
-//! owned by later stages (`rules`, `intelligence`, `llms`) are accepted here and validated by
-//! their owners.
+//! names where they exist (`project.name`, `corpus.agent.root`, `safety.exclude`, ...). The
+//! `intelligence` section is accepted here and validated by the enrich stage; `rules` is typed
+//! here against the code catalog in [`crate::report`].
 
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::report::{RULES, RuleLevel, rule_info};
 
 /// The config file name at the repository root.
 pub const CONFIG_FILE: &str = "doc-bridge.config.json";
@@ -51,9 +53,10 @@ pub struct Config {
     /// `llms.txt` output.
     #[serde(default)]
     pub llms: LlmsConfig,
-    /// Per-code rule severities for `check` (validated by `check`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rules: Option<serde_json::Value>,
+    /// Per-code severities for `check`: `{"<code>": "error" | "warning" | "info" | "off"}`.
+    /// Codes must be known ([`crate::report::RULES`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rules: BTreeMap<String, RuleLevel>,
     /// Enrichment settings (validated by the enrich stage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub intelligence: Option<serde_json::Value>,
@@ -70,7 +73,7 @@ impl Default for Config {
             retrieval: RetrievalConfig::default(),
             routing: RoutingConfig::default(),
             llms: LlmsConfig::default(),
-            rules: None,
+            rules: BTreeMap::new(),
             intelligence: None,
         }
     }
@@ -309,6 +312,15 @@ impl Config {
         config
             .validate()
             .map_err(|(key, message)| err(key.into(), message))?;
+        if let Some(code) = config.rules.keys().find(|code| rule_info(code).is_none()) {
+            return Err(err(
+                format!("rules.{code}"),
+                format!(
+                    "unknown diagnostic code `{code}` (known codes: {})",
+                    RULES.iter().map(|r| r.code).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
         Ok(config)
     }
 
@@ -451,6 +463,30 @@ mod tests {
         .unwrap();
         assert_eq!(ok.llms.path(), "public/llms.txt");
         assert_eq!(Config::default().llms.path(), "llms.txt");
+    }
+
+    #[test]
+    fn rules_take_known_codes_and_levels_only() {
+        let config = Config::parse(
+            br#"{"schemaVersion": 1, "rules": {"broken-link": "warning", "orphan-document": "off"}}"#,
+            "c",
+        )
+        .unwrap();
+        assert_eq!(config.rules["broken-link"], RuleLevel::Warning);
+        assert_eq!(config.rules["orphan-document"], RuleLevel::Off);
+        let err = Config::parse(
+            br#"{"schemaVersion": 1, "rules": {"broken-lnk": "off"}}"#,
+            "c",
+        )
+        .unwrap_err();
+        assert_eq!(err.key, "rules.broken-lnk");
+        assert!(err.message.contains("unknown diagnostic code"), "{err}");
+        let err = Config::parse(
+            br#"{"schemaVersion": 1, "rules": {"broken-link": "fatal"}}"#,
+            "c",
+        )
+        .unwrap_err();
+        assert_eq!(err.key, "rules.broken-link");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod hash;
 pub mod ids;
 pub mod index;
 pub mod projection;
+pub mod report;
 pub mod retrieval;
 pub mod schema;
 pub mod snapshot;

@@ -3,10 +3,13 @@
 use crate::config::Config;
 use crate::enrichment::{EnrichmentOverlayV1, EnrichmentProposalV1};
 use crate::index::DocBridgeIndexV1;
+use crate::report::CheckReportV1;
 use crate::snapshot::Snapshot;
 
 /// The artifacts whose schema can be printed.
-pub const SCHEMA_NAMES: &[&str] = &["index", "snapshot", "config", "proposal", "overlay"];
+pub const SCHEMA_NAMES: &[&str] = &[
+    "index", "snapshot", "config", "proposal", "overlay", "report",
+];
 
 /// The JSON Schema (draft 2020-12) of a named artifact, or `None` for an unknown name.
 pub fn schema_for(name: &str) -> Option<serde_json::Value> {
@@ -16,6 +19,7 @@ pub fn schema_for(name: &str) -> Option<serde_json::Value> {
         "config" => schemars::schema_for!(Config),
         "proposal" => schemars::schema_for!(EnrichmentProposalV1),
         "overlay" => schemars::schema_for!(EnrichmentOverlayV1),
+        "report" => schemars::schema_for!(CheckReportV1),
         _ => return None,
     };
     serde_json::to_value(schema).ok()
@@ -49,5 +53,7 @@ mod tests {
         }
         let overlay = schema_for("overlay").unwrap();
         assert!(overlay["properties"]["rejected"].is_object());
+        let report = schema_for("report").unwrap();
+        assert!(report["properties"]["diagnostics"].is_object());
     }
 }

@@ -1,9 +1,132 @@
 //! `doc-bridge check`: rules over the snapshot and the index, the report, SARIF.
+//!
+//! The repository is observed afresh (the rules judge the files as they are, not as they were
+//! when the index was built), the stored index is compared with what was observed, and the
+//! rules of `doc-bridge-check` run over both. The report is written to `.doc-bridge/report.json`
+//! (only when its bytes change) and printed. Exit 1 when an error (or, with `--strict`, a
+//! warning) is found; 2 on usage or I/O errors. `--enrich` runs the enrich stage afterwards and
+//! only reports its status: it never changes the diagnostics or the exit code.
 
-use crate::args::CheckArgs;
-use crate::exit::{CommandResult, UserError};
+use doc_bridge_check::{CheckInput, IndexCondition};
+use doc_bridge_model::RelPath;
+use doc_bridge_model::artifact::to_artifact_bytes;
+use doc_bridge_model::report::{CheckReportV1, EnrichmentState, EnrichmentStatus};
+use doc_bridge_model::snapshot::Snapshot;
+
+use crate::args::{CheckArgs, CheckFormat};
+use crate::exit::{CommandResult, Exit, UserError};
+use crate::pipeline::{self, INDEX_FILE, IndexState, write_if_changed};
+use crate::progress::Progress;
+use crate::repo::{ARTIFACT_DIR, Repo};
+
+/// The report file name, under `.doc-bridge/`.
+pub const REPORT_FILE: &str = "report.json";
 
 /// Runs the command.
-pub fn run(_args: &CheckArgs) -> CommandResult {
-    Err(UserError::error("`check` is not built yet"))
+pub fn run(args: &CheckArgs) -> CommandResult {
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let snapshot = pipeline::scan(&repo, &Progress::new(args.common.quiet))?.snapshot;
+    let index = index_condition(&repo, &snapshot);
+    let index_path = RelPath::new(&format!("{ARTIFACT_DIR}/{INDEX_FILE}"))
+        .ok_or_else(|| UserError::error("internal: the index path is not a relative path"))?;
+    let input = CheckInput {
+        snapshot: &snapshot,
+        index: &index,
+        index_path: &index_path,
+        rules: &repo.config.rules,
+    };
+    let mut report = doc_bridge_check::report(&input, crate::clock::now_rfc3339(), None);
+    let report_path = repo.artifact(REPORT_FILE);
+    if let Some(previous) = previous_seal(&report_path)
+        && previous.content_hash == report.content_hash
+    {
+        report.generated_at = previous.generated_at;
+    }
+    // Last, so nothing the stage does (it writes the overlay and re-derives the index) can reach
+    // the diagnostics or the exit code computed above.
+    if args.enrich {
+        report.enrichment = Some(enrichment_status(&repo));
+    }
+    write_if_changed(&report_path, &report)?;
+    print(&report, args, &repo)?;
+    Ok(if doc_bridge_check::fails(&report, args.strict) {
+        Exit::Findings
+    } else {
+        Exit::Ok
+    })
+}
+
+/// The stored index compared with the snapshot just observed (the same fingerprint
+/// `index --check` computes, without walking the repository a second time).
+fn index_condition(repo: &Repo, snapshot: &Snapshot) -> IndexCondition {
+    match pipeline::load_index(repo) {
+        IndexState::Missing => IndexCondition::Missing,
+        IndexState::Invalid(reason) => IndexCondition::Invalid { reason },
+        IndexState::Valid(index) => {
+            let current = pipeline::snapshot_inputs(repo, snapshot);
+            let freshness = doc_bridge_retrieve::compare(&index.inputs, &current);
+            if freshness.is_fresh() {
+                IndexCondition::Fresh {
+                    hash: index.content_hash,
+                }
+            } else {
+                IndexCondition::Stale {
+                    hash: index.content_hash,
+                    summary: freshness.summary(10),
+                }
+            }
+        }
+    }
+}
+
+/// The previous report's seal and time; `None` when absent, unreadable or corrupt (it is then
+/// simply replaced).
+fn previous_seal(path: &std::path::Path) -> Option<CheckReportV1> {
+    let report: CheckReportV1 = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    doc_bridge_check::seal_matches(&report).then_some(report)
+}
+
+/// The enrich stage's outcome, reduced to a value-free status.
+fn enrichment_status(repo: &Repo) -> EnrichmentStatus {
+    let value = super::enrich::status_for_check(repo);
+    let text = |key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+    let status = match value.get("status").and_then(|s| s.as_str()) {
+        Some("ok") => EnrichmentState::Ok,
+        Some("skipped") => EnrichmentState::Skipped,
+        Some("failed") => EnrichmentState::Failed,
+        _ => {
+            return EnrichmentStatus {
+                status: EnrichmentState::Failed,
+                reason: Some("the enrich stage reported an unknown status".to_owned()),
+                overlay_hash: None,
+            };
+        }
+    };
+    EnrichmentStatus {
+        status,
+        reason: text("reason"),
+        overlay_hash: text("overlayHash"),
+    }
+}
+
+fn print(report: &CheckReportV1, args: &CheckArgs, repo: &Repo) -> Result<(), UserError> {
+    match args.format {
+        CheckFormat::Text => {
+            let text = doc_bridge_check::text::render(report, args.strict);
+            crate::outln!("{}", text.trim_end_matches('\n'));
+        }
+        CheckFormat::Json => {
+            let bytes = to_artifact_bytes(report).map_err(|e| UserError::error(e.to_string()))?;
+            crate::outln!("{}", String::from_utf8_lossy(&bytes).trim_end_matches('\n'));
+        }
+        CheckFormat::Sarif => {
+            let sarif = doc_bridge_check::sarif::to_sarif(
+                report,
+                &repo.config.rules,
+                env!("CARGO_PKG_VERSION"),
+            );
+            crate::outln!("{sarif:#}");
+        }
+    }
+    Ok(())
 }

@@ -11,6 +11,7 @@ pub fn run(args: &SchemaArgs) -> CommandResult {
         SchemaName::Config => "config",
         SchemaName::Proposal => "proposal",
         SchemaName::Overlay => "overlay",
+        SchemaName::Report => "report",
     };
     let schema = doc_bridge_model::schema::schema_for(name)
         .ok_or_else(|| UserError::error(format!("no schema named `{name}`")))?;
