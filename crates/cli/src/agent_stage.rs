@@ -30,6 +30,9 @@ struct Registry {
     agent: AgentConfig,
     #[serde(default)]
     max_pack_bytes: Option<usize>,
+    /// Most packs of one area per agent call; default [`DEFAULT_BATCH_SIZE`].
+    #[serde(default)]
+    batch_size: Option<usize>,
     /// `{"curator"|"reviewer"|"adjudicator": true | false | {agent}}`; default: curator only.
     #[serde(default)]
     roles: std::collections::BTreeMap<String, RoleSetting>,
@@ -139,6 +142,10 @@ impl AnswerCache for FileCache {
     }
 }
 
+/// Packs of one area per agent call unless `batchSize` says otherwise: enough to share context
+/// between neighbouring documents, small enough that one failed call loses little.
+pub const DEFAULT_BATCH_SIZE: usize = 8;
+
 /// A role with its agent, ready to run.
 pub struct RoleAgent {
     /// The role.
@@ -209,6 +216,10 @@ pub fn configured_roles(repo: &Repo) -> Result<Vec<RoleAgent>, UserError> {
                 capture_failed_bytes: registry
                     .capture_failed_answers
                     .map(|c| c.max_bytes.min(64 * 1024)),
+                batch_size: registry
+                    .batch_size
+                    .unwrap_or(DEFAULT_BATCH_SIZE)
+                    .clamp(1, 64),
             };
             let agent = build_agent(repo, config, role, configure)?;
             Ok(RoleAgent {

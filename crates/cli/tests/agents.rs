@@ -33,7 +33,10 @@ fn reference_agent_runs_the_whole_loop_and_the_cache_saves_every_call_on_an_unch
     let first = enrich(&dir);
     let packs = first["stage"]["packs"].as_u64().unwrap();
     assert_eq!(packs, 5, "{first:#}");
-    assert_eq!(first["stage"]["agentCalls"], packs);
+    // Every pack asked (batched by area: fewer calls than packs), none from the cache.
+    assert_eq!(first["stage"]["cacheHits"], 0);
+    let calls = first["stage"]["agentCalls"].as_u64().unwrap();
+    assert!(calls >= 1 && calls <= packs, "{first:#}");
     assert!(first["accepted"].as_u64().unwrap() >= 5, "{first:#}");
     assert_eq!(first["stage"]["failures"], json!([]));
 
@@ -52,7 +55,9 @@ fn reference_agent_runs_the_whole_loop_and_the_cache_saves_every_call_on_an_unch
     index(dir.path());
     let third = enrich(&dir);
     let calls = third["stage"]["agentCalls"].as_u64().unwrap();
-    assert!(calls >= 1 && calls < packs, "{third:#}");
+    let hits = third["stage"]["cacheHits"].as_u64().unwrap();
+    assert!(calls >= 1, "{third:#}");
+    assert!(hits >= 1 && hits < packs, "{third:#}");
 
     // Intents the agent proposed are searchable.
     let intents = artifact(dir.path(), "index.json")["projection"]["entries"]
@@ -198,11 +203,11 @@ fn http_agent_gets_redacted_packs_and_planted_secrets_never_reach_a_request() {
     .unwrap();
     index(dir.path());
     let report = enrich(&dir);
-    let packs = report["stage"]["packs"].as_u64().unwrap();
-    assert_eq!(report["stage"]["agentCalls"], packs, "{report:#}");
+    let calls = report["stage"]["agentCalls"].as_u64().unwrap();
+    assert!(calls >= 1, "{report:#}");
     assert_eq!(report["stage"]["failures"], json!([]));
     let bodies = seen.lock().unwrap().clone();
-    assert_eq!(bodies.len() as u64, packs);
+    assert_eq!(bodies.len() as u64, calls);
     assert!(bodies.iter().any(|b| b.contains("gofx architecture")));
     for body in &bodies {
         assert!(
@@ -336,10 +341,11 @@ fn failed_answers_are_kept_only_when_configured_redacted_and_capped() {
     .unwrap();
     index(dir.path());
     let report = enrich(&dir);
-    let packs = report["stage"]["packs"].as_u64().unwrap();
-    assert_eq!(report["stage"]["captured"].as_u64().unwrap(), packs);
+    // One capture per failed call (a call may carry several packs of one area).
+    let calls = report["stage"]["agentCalls"].as_u64().unwrap();
+    assert_eq!(report["stage"]["captured"].as_u64().unwrap(), calls);
     let files: Vec<_> = std::fs::read_dir(&failed).unwrap().flatten().collect();
-    assert_eq!(files.len() as u64, packs);
+    assert_eq!(files.len() as u64, calls);
     for file in files {
         let text = std::fs::read_to_string(file.path()).unwrap();
         assert!(text.len() <= 48, "{text}");
@@ -350,4 +356,106 @@ fn failed_answers_are_kept_only_when_configured_redacted_and_capped() {
     let overlay =
         std::fs::read_to_string(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap();
     assert!(!overlay.contains("no JSON here"));
+}
+
+#[test]
+fn packs_batched_by_area_decide_the_same_and_cache_per_pack() {
+    let decide = |batch: usize| {
+        let dir = fixture_copy("ts-workspace");
+        let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "reference-agent",
+            "batchSize": batch, "cli": {"command": env!("CARGO_BIN_EXE_doc-bridge-reference-agent")}}}});
+        std::fs::write(
+            dir.path().join("doc-bridge.config.json"),
+            serde_json::to_vec(&config).unwrap(),
+        )
+        .unwrap();
+        index(dir.path());
+        let first = enrich(&dir);
+        let again = enrich(&dir);
+        let overlay = artifact(dir.path(), "enrich/overlay.json");
+        (first, again, overlay)
+    };
+    let (one, _, single) = decide(1);
+    let (four, again, batched) = decide(4);
+    let packs = one["stage"]["packs"].as_u64().unwrap();
+    assert_eq!(one["stage"]["agentCalls"].as_u64().unwrap(), packs);
+    assert_eq!(four["stage"]["packs"].as_u64().unwrap(), packs);
+    let calls = four["stage"]["agentCalls"].as_u64().unwrap();
+    assert!(calls < packs, "batched: {calls} calls for {packs} packs");
+    assert!(calls * 4 >= packs);
+    // Each pack's share of a batched answer was cached on its own: nothing is asked twice.
+    assert_eq!(again["stage"]["agentCalls"], 0, "{again:#}");
+    assert_eq!(again["stage"]["cacheHits"].as_u64().unwrap(), packs);
+    // Batching changes the number of calls, never a decision. (The overlays' hashes differ: the
+    // config file, with its batchSize, is part of the snapshot the proposals are made against.)
+    let ids = |overlay: &Value, list: &str| -> Vec<String> {
+        let mut ids: Vec<String> = overlay[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                e["proposal"]["proposalId"]
+                    .as_str()
+                    .or(e["proposalId"].as_str())
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        ids.sort();
+        ids
+    };
+    for list in ["accepted", "pending", "rejected"] {
+        assert_eq!(ids(&single, list), ids(&batched, list), "{list}");
+    }
+    assert!(!ids(&single, "accepted").is_empty());
+    assert_eq!(four["stage"]["offPack"], 0);
+}
+
+#[test]
+fn a_batch_holds_packs_of_one_area_only() {
+    let dir = fixture_copy("ts-workspace");
+    let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "recorder", "batchSize": 8,
+        "roles": {"curator": false, "reviewer": true},
+        "cli": {"command": "sh", "args": ["-c", "cat >> .doc-bridge/requests.jsonl; echo >> .doc-bridge/requests.jsonl; echo '{\"proposals\": []}'"]}}}});
+    std::fs::write(
+        dir.path().join("doc-bridge.config.json"),
+        serde_json::to_vec(&config).unwrap(),
+    )
+    .unwrap();
+    index(dir.path());
+    enrich(&dir);
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let area_of = |id: &str| -> Option<String> {
+        snapshot["relations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| {
+                r["kind"] == "contains"
+                    && r["to"] == id
+                    && r["from"].as_str().unwrap().starts_with("area:")
+            })
+            .map(|r| r["from"].as_str().unwrap().to_owned())
+    };
+    let requests: Vec<Value> =
+        std::fs::read_to_string(dir.path().join(".doc-bridge/requests.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    assert!(
+        requests
+            .iter()
+            .any(|r| r["packs"].as_array().unwrap().len() > 1)
+    );
+    for request in &requests {
+        let packs = request["packs"].as_array().unwrap();
+        assert!(packs.len() <= 8);
+        let areas: std::collections::BTreeSet<Option<String>> = packs
+            .iter()
+            .map(|p| area_of(p["target"]["id"].as_str().unwrap()))
+            .collect();
+        assert_eq!(areas.len(), 1, "{areas:?}");
+    }
 }

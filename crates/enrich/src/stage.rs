@@ -1,10 +1,10 @@
 //! The enrich stage (enrichment-overlay-v1, "The stage", steps 1–2): one context pack per target
 //! entity, answered from the cache or the agent. Deciding and merging are the caller's next steps.
 //!
-//! Each pack is its own call (the seed batches packs by area; one pack per call keeps the cache
-//! exact: every cached answer belongs to exactly one pack). Calls that miss the cache run with at
-//! most [`Agent::max_in_flight`] in flight; answers are cached and collected in target order, so
-//! the outcome never depends on which call finished first.
+//! Packs that miss the cache are batched by area (at most `batch_size` per call); each answer is
+//! split back by target and cached per pack, so every cached answer still belongs to exactly one
+//! pack. Calls run with at most [`Agent::max_in_flight`] in flight; answers are cached and
+//! collected in target order, so the outcome never depends on which call finished first.
 
 use doc_bridge_model::snapshot::{Entity, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
@@ -87,6 +87,8 @@ pub struct StageSettings {
     /// Keep a failed call's raw answer, redacted and cut to this many bytes (`None`: never; the
     /// default).
     pub capture_failed_bytes: Option<usize>,
+    /// Most packs of one area per call (1: every pack is its own call).
+    pub batch_size: usize,
 }
 
 /// What the stage did.
@@ -151,11 +153,9 @@ pub fn run_stage(
             slots.push((target, Slot::Answered(answer)));
             continue;
         }
-        outcome.calls += 1;
         // Examples count inside the pack budget.
         let room = settings.max_pack_bytes.saturating_sub(pack.budget.bytes);
         let examples = examples_for(&pack, judgments, snapshot, &settings.role, room);
-        outcome.examples += examples.len();
         let references = example_refs(&examples);
         let mut request = AgentRequest::new(
             &settings.task,
@@ -168,27 +168,68 @@ pub fn run_stage(
         request.examples = examples;
         slots.push((target, Slot::Ask(key, Box::new(request), references)));
     }
-    // Pass 2: the calls, at most `max_in_flight` at once, taken in queue order.
-    let answers = call_all(agent, &slots, tick);
-    // Pass 3, in target order again: cache and collect, so the outcome never depends on timing.
-    for ((target, slot), answer) in slots.into_iter().zip(answers) {
-        let answer = match (slot, answer) {
-            (Slot::Answered(answer), _) => answer,
-            (Slot::Ask(key, _, references), Some(Ok(mut answer))) => {
+    // Pass 2: the uncached packs, batched by area (`batch_size` packs per call at most), sent
+    // with at most `max_in_flight` calls at once, taken in queue order.
+    let batches = batch_by_area(snapshot, &slots, settings.batch_size.max(1));
+    outcome.calls = batches.len();
+    outcome.examples = batches.iter().map(|b| b.request.examples.len()).sum();
+    let requests: Vec<&AgentRequest> = batches.iter().map(|b| &b.request).collect();
+    let answers = call_all(agent, &requests, tick);
+    // Pass 3, in target order again: split each answer by target, cache each pack's share,
+    // collect. The outcome never depends on timing.
+    let mut shares: Vec<Option<Result<Vec<serde_json::Value>, String>>> =
+        (0..slots.len()).map(|_| None).collect();
+    for (batch, answer) in batches.iter().zip(answers) {
+        match answer {
+            Some(Ok(mut answer)) => {
                 // Stamped before caching, so a replay names the examples of the call it replays.
-                stamp_examples(&mut answer, &references);
-                cache.put(&key, &answer);
-                answer
-            }
-            (Slot::Ask(key, ..), Some(Err(failed))) => {
-                outcome
-                    .failures
-                    .push((target.clone(), failed.failure.reason()));
-                if let (Some(cap), Some(raw)) = (settings.capture_failed_bytes, failed.raw) {
-                    outcome
-                        .captured
-                        .push((target.clone(), key, captured_text(&raw, cap)));
+                stamp_examples(&mut answer, &batch.references);
+                let mut split: Vec<Vec<serde_json::Value>> = vec![Vec::new(); batch.slots.len()];
+                for proposal in answer {
+                    let about = proposal.get("entity").and_then(|e| e.as_str());
+                    match batch
+                        .slots
+                        .iter()
+                        .position(|&i| Some(slots[i].0.as_str()) == about)
+                    {
+                        Some(k) => split[k].push(proposal),
+                        None => outcome.off_pack += 1,
+                    }
                 }
+                for (&i, share) in batch.slots.iter().zip(split) {
+                    shares[i] = Some(Ok(share));
+                }
+            }
+            failed => {
+                let (reason, raw) = match failed {
+                    Some(Err(failed)) => (failed.failure.reason(), failed.raw),
+                    _ => (AgentFailure::Transport("worker").reason(), None),
+                };
+                if let (Some(cap), Some(raw), Some(&first)) =
+                    (settings.capture_failed_bytes, raw, batch.slots.first())
+                    && let Slot::Ask(key, ..) = &slots[first].1
+                {
+                    outcome.captured.push((
+                        slots[first].0.clone(),
+                        key.clone(),
+                        captured_text(&raw, cap),
+                    ));
+                }
+                for &i in &batch.slots {
+                    shares[i] = Some(Err(reason.clone()));
+                }
+            }
+        }
+    }
+    for ((target, slot), share) in slots.into_iter().zip(shares) {
+        let answer = match (slot, share) {
+            (Slot::Answered(answer), _) => answer,
+            (Slot::Ask(key, ..), Some(Ok(share))) => {
+                cache.put(&key, &share);
+                share
+            }
+            (Slot::Ask(..), Some(Err(reason))) => {
+                outcome.failures.push((target.clone(), reason));
                 continue;
             }
             (Slot::Ask(..), None) => {
@@ -263,45 +304,110 @@ pub fn captured_text(raw: &[u8], cap: usize) -> String {
     text[..end].to_owned()
 }
 
-/// Sends every queued request with at most `agent.max_in_flight()` calls in flight; workers take
-/// requests in queue order. The answer for slot `i` is at index `i` (`None` for cached slots and
-/// for a worker that died).
+/// One call: the uncached packs of one area (at most `batch_size`), their examples merged.
+struct Batch {
+    /// Indices into the stage's slots, in target order.
+    slots: Vec<usize>,
+    request: AgentRequest,
+    /// `[{id, digest}]` of the examples the request carries.
+    references: serde_json::Value,
+}
+
+/// Groups the uncached slots by the area that contains their target (targets outside any area
+/// form their own group), in order of first appearance, `batch_size` slots per call at most.
+/// With `batch_size` 1 every pack is its own call, with exactly the request built for it.
+fn batch_by_area(
+    snapshot: &Snapshot,
+    slots: &[(&EntityId, Slot)],
+    batch_size: usize,
+) -> Vec<Batch> {
+    let mut area_of: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for relation in &snapshot.relations {
+        if relation.kind == doc_bridge_model::snapshot::RelationKind::Contains
+            && relation.from.as_str().starts_with("area:")
+        {
+            area_of.insert(relation.to.as_str(), relation.from.as_str());
+        }
+    }
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, (target, slot)) in slots.iter().enumerate() {
+        if !matches!(slot, Slot::Ask(..)) {
+            continue;
+        }
+        let area = area_of.get(target.as_str()).copied().unwrap_or("");
+        match groups
+            .iter_mut()
+            .find(|(a, members)| *a == area && members.len() < batch_size)
+        {
+            Some((_, members)) => members.push(i),
+            None => groups.push((area, vec![i])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter_map(|(_, members)| {
+            let mut requests = members.iter().filter_map(|&i| match &slots[i].1 {
+                Slot::Ask(_, request, references) => Some((request.as_ref(), references)),
+                Slot::Answered(_) => None,
+            });
+            let (first, first_refs) = requests.next()?;
+            let mut request = first.clone();
+            let mut references = first_refs.clone();
+            let rest: Vec<_> = requests.collect();
+            if !rest.is_empty() {
+                for (other, _) in &rest {
+                    request.packs.extend(other.packs.iter().cloned());
+                    for example in &other.examples {
+                        let id = example.get("id");
+                        if request.examples.len() < crate::feedback::MAX_EXAMPLES
+                            && !request.examples.iter().any(|e| e.get("id") == id)
+                        {
+                            request.examples.push(example.clone());
+                        }
+                    }
+                }
+                references = example_refs(&request.examples);
+            }
+            Some(Batch {
+                slots: members,
+                request,
+                references,
+            })
+        })
+        .collect()
+}
+
+/// Sends every request with at most `agent.max_in_flight()` calls in flight; workers take
+/// requests in queue order. The answer for request `i` is at index `i` (`None` for a worker that
+/// died).
 fn call_all(
     agent: &dyn Agent,
-    slots: &[(&EntityId, Slot)],
+    requests: &[&AgentRequest],
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Option<Answer>> {
-    let queue: Vec<(usize, &AgentRequest)> = slots
-        .iter()
-        .enumerate()
-        .filter_map(|(i, (_, slot))| match slot {
-            Slot::Ask(_, request, _) => Some((i, request.as_ref())),
-            Slot::Answered(_) => None,
-        })
-        .collect();
-    let mut answers: Vec<Option<Answer>> = (0..slots.len()).map(|_| None).collect();
-    let workers = agent.max_in_flight().clamp(1, 64).min(queue.len());
+    let mut answers: Vec<Option<Answer>> = (0..requests.len()).map(|_| None).collect();
+    let workers = agent.max_in_flight().clamp(1, 64).min(requests.len());
     if workers <= 1 {
-        for (i, request) in queue {
+        for (i, request) in requests.iter().enumerate() {
             answers[i] = Some(agent.call_with_raw(request));
-            tick();
+            (0..request.packs.len()).for_each(|_| tick());
         }
         return answers;
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let done = std::sync::Mutex::new(Vec::with_capacity(queue.len()));
+    let done = std::sync::Mutex::new(Vec::with_capacity(requests.len()));
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
                 loop {
-                    let n = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    let Some((i, request)) = queue.get(n) else {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(request) = requests.get(i) else {
                         break;
                     };
                     let answer = agent.call_with_raw(request);
-                    tick();
+                    (0..request.packs.len()).for_each(|_| tick());
                     if let Ok(mut done) = done.lock() {
-                        done.push((*i, answer));
+                        done.push((i, answer));
                     }
                 }
             });
