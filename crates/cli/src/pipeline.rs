@@ -569,3 +569,20 @@ pub fn inputs_configuration_hash(repo: &Repo) -> ContentHash {
         .unwrap_or(configuration),
     }
 }
+
+/// The diagnostics of `.doc-bridge/report.json` when `check` wrote it for exactly this snapshot
+/// (they include the snapshot's own); otherwise the snapshot's diagnostics. A missing, corrupt or
+/// older report is simply not used: the validators then see what discovery saw.
+pub fn report_diagnostics(
+    repo: &Repo,
+    snapshot: &Snapshot,
+) -> Vec<doc_bridge_model::snapshot::Diagnostic> {
+    let report: Option<doc_bridge_model::report::CheckReportV1> =
+        doc_bridge_model::artifact::read_json(&repo.artifact("report.json"))
+            .ok()
+            .flatten();
+    match report {
+        Some(report) if report.snapshot_hash == snapshot.content_hash => report.diagnostics,
+        _ => snapshot.diagnostics.clone(),
+    }
+}

@@ -294,7 +294,14 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
     };
     let loaded = load_for_query(&repo, false)?;
     let snapshot = load_snapshot_for(&repo, &loaded.index)?;
-    let partition = revalidate_overlay(&overlay, &Context::new(&snapshot));
+    let report = pipeline::report_diagnostics(&repo, &snapshot);
+    let partition = revalidate_overlay(
+        &overlay,
+        &Context {
+            report_diagnostics: &report,
+            ..Context::new(&snapshot)
+        },
+    );
     let mismatches = partition_mismatches(&overlay, &partition);
     if args.json {
         let rows: Vec<_> = mismatches.iter().map(|m| json!({"proposalId": m.proposal_id, "stored": m.stored, "revalidated": m.revalidated})).collect();

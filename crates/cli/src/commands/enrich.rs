@@ -140,8 +140,15 @@ fn execute(
     let adjudication = adjudicator
         .as_ref()
         .map(|judge| adjudicate(repo, &snapshot, judge, &mut raw, &mut current));
+    // Validators see the check report when it was made for this snapshot (evidence with source
+    // `report`, `relatedDiagnosticIds`), else the snapshot's own diagnostics.
+    let report = pipeline::report_diagnostics(repo, &snapshot);
     let decisions = {
-        let ctx = Context::new(&snapshot).with_overlay(&current);
+        let ctx = Context {
+            report_diagnostics: &report,
+            ..Context::new(&snapshot)
+        }
+        .with_overlay(&current);
         decide_batch(raw, &ctx)
     };
 
@@ -326,7 +333,12 @@ fn adjudicate(
     let disputes = {
         let pending: Vec<&EnrichmentProposalV1> =
             current.pending.iter().map(|e| &e.proposal).collect();
-        let ctx = Context::new(snapshot).with_overlay(current);
+        let report = pipeline::report_diagnostics(repo, snapshot);
+        let ctx = Context {
+            report_diagnostics: &report,
+            ..Context::new(snapshot)
+        }
+        .with_overlay(current);
         find_disputes(&undecided, &pending, &ctx)
     };
     if disputes.is_empty() {
