@@ -14,6 +14,7 @@ pub mod pipeline;
 mod progress;
 pub mod repo;
 pub mod timing;
+mod watch;
 
 use std::ffi::OsString;
 

@@ -32,7 +32,8 @@ pub const SNAPSHOT_FILE: &str = "snapshot.json";
 /// The index file name.
 pub const INDEX_FILE: &str = "index.json";
 
-fn walk_options(repo: &Repo) -> WalkOptions {
+/// The walk options of a repository (its safety excludes).
+pub fn walk_options(repo: &Repo) -> WalkOptions {
     WalkOptions {
         exclude: repo.config.safety.exclude.clone(),
         threads: 0,
@@ -60,8 +61,25 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
     let analyses = AnalysisCache::from_observed(&observed);
     let reused = observed.iter().filter(|f| f.reused).count();
     bar.finish_and_clear();
+    let snapshot = snapshot_of(repo, &observed, walked.diagnostics);
+    Ok(Scanned {
+        snapshot,
+        walked: walked.files,
+        analyses,
+        reused,
+    })
+}
+
+/// Builds the snapshot from observed files (in walk order) and the walk's diagnostics, keeping
+/// the previous `generatedAt` when the content did not change. Shared by `index` and the watch
+/// loop, so both write the same bytes for the same tree.
+pub fn snapshot_of(
+    repo: &Repo,
+    observed: &[ObservedFile],
+    walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
+) -> Snapshot {
     let options = BuildOptions {
-        project_name: project_name(repo, &observed),
+        project_name: project_name(repo, observed),
         agent_root: repo.agent_root(),
         area_rules: AreaRules {
             depth: repo.config.analysis.areas.depth(),
@@ -71,25 +89,14 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
     let root = repo.root.clone();
     let exists = move |path: &RelPath| root.join(path.as_str()).symlink_metadata().is_ok();
     let mut snapshot = phase("snapshot", || {
-        build_snapshot(
-            &observed,
-            walked.diagnostics,
-            &options,
-            &exists,
-            now_rfc3339(),
-        )
+        build_snapshot(observed, walk_diagnostics, &options, &exists, now_rfc3339())
     });
     if let Some(previous) = read_head(&repo.artifact(SNAPSHOT_FILE))
         && previous.content_hash == snapshot.content_hash
     {
         snapshot.generated_at = previous.generated_at;
     }
-    Ok(Scanned {
-        snapshot,
-        walked: walked.files,
-        analyses,
-        reused,
-    })
+    snapshot
 }
 
 /// What a scan produced: the snapshot, the walked files (for stamps) and this run's analyses (for
