@@ -12,6 +12,7 @@ pub mod enrichment;
 pub mod hash;
 pub mod ids;
 pub mod index;
+pub mod memo;
 pub mod projection;
 pub mod retrieval;
 pub mod schema;

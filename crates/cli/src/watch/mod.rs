@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::PathRules;
+use doc_bridge_model::memo::{EncodingMemo, with_memo};
 use doc_bridge_model::RelPath;
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
@@ -110,6 +111,9 @@ pub fn run(args: &IndexArgs) -> CommandResult {
 struct Session {
     repo: Repo,
     observations: Observations,
+    /// Encodings of unchanged entities, relations and entries, reused by the seals and the
+    /// artifact writes of the next refresh.
+    memo: std::sync::Arc<EncodingMemo>,
     filter: EventFilter,
     json: bool,
     quiet: bool,
@@ -121,6 +125,7 @@ impl Session {
         Session {
             repo,
             observations: Observations::default(),
+            memo: EncodingMemo::new(),
             filter,
             json: args.json,
             quiet: args.common.quiet,
@@ -195,6 +200,19 @@ impl Session {
         if !(initial || changes.any() || batch.overlay || batch.config || batch.rescan) {
             return Ok(());
         }
+        let memo = std::sync::Arc::clone(&self.memo);
+        let result = with_memo(&memo, || self.rebuild(initial, &changes, started));
+        memo.sweep();
+        result
+    }
+
+    /// Builds and writes the snapshot, the index and the caches from the observations.
+    fn rebuild(
+        &mut self,
+        initial: bool,
+        changes: &Changes,
+        started: Instant,
+    ) -> Result<(), UserError> {
         let observed = self.observations.observed();
         let snapshot =
             pipeline::snapshot_of(&self.repo, &observed, self.observations.walk_diagnostics());
@@ -229,7 +247,7 @@ impl Session {
         let elapsed = started.elapsed();
         let report = Report {
             initial,
-            changes: &changes,
+            changes,
             files: snapshot.files.len(),
             elapsed,
             snapshot_hash: snapshot.content_hash.as_str(),
