@@ -78,6 +78,18 @@ pub fn snapshot_of(
     observed: &[ObservedFile],
     walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
 ) -> Snapshot {
+    let previous = read_head(&repo.artifact(SNAPSHOT_FILE));
+    snapshot_after(repo, observed, walk_diagnostics, previous)
+}
+
+/// [`snapshot_of`] with the previous snapshot's head already known (the watch loop keeps it,
+/// instead of parsing the whole previous artifact again).
+pub fn snapshot_after(
+    repo: &Repo,
+    observed: &[ObservedFile],
+    walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
+    previous: Option<Head>,
+) -> Snapshot {
     let options = BuildOptions {
         project_name: project_name(repo, observed),
         agent_root: repo.agent_root(),
@@ -91,7 +103,7 @@ pub fn snapshot_of(
     let mut snapshot = phase("snapshot", || {
         build_snapshot(observed, walk_diagnostics, &options, &exists, now_rfc3339())
     });
-    if let Some(previous) = read_head(&repo.artifact(SNAPSHOT_FILE))
+    if let Some(previous) = previous
         && previous.content_hash == snapshot.content_hash
     {
         snapshot.generated_at = previous.generated_at;
@@ -289,6 +301,15 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
 
 /// Builds the index from a snapshot, keeping the previous `generatedAt` when the hash is equal.
 pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection) {
+    index_after(repo, snapshot, read_head(&repo.artifact(INDEX_FILE)))
+}
+
+/// [`index`] with the previous index's head already known.
+pub fn index_after(
+    repo: &Repo,
+    snapshot: &Snapshot,
+    previous: Option<Head>,
+) -> (DocBridgeIndexV1, Collection) {
     let agent_root = repo.agent_root();
     let generated_at = snapshot.generated_at.clone();
     let (mut index, collection) = phase("index", || {
@@ -303,7 +324,7 @@ pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection)
             },
         )
     });
-    if let Some(previous) = read_head(&repo.artifact(INDEX_FILE))
+    if let Some(previous) = previous
         && previous.content_hash == index.content_hash
     {
         index.generated_at = previous.generated_at;
@@ -312,15 +333,17 @@ pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection)
 }
 
 /// The two fields of a previous artifact that decide whether `generatedAt` is kept.
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Head {
-    content_hash: ContentHash,
-    generated_at: String,
+pub struct Head {
+    /// The artifact's `contentHash`.
+    pub content_hash: ContentHash,
+    /// The artifact's `generatedAt`.
+    pub generated_at: String,
 }
 
 /// Reads a previous artifact's hash and time (skipping the rest); `None` when absent or invalid.
-fn read_head(path: &std::path::Path) -> Option<Head> {
+pub fn read_head(path: &std::path::Path) -> Option<Head> {
     let bytes = std::fs::read(path).ok()?;
     serde_json::from_slice(&bytes).ok()
 }

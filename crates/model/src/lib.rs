@@ -13,6 +13,7 @@ pub mod hash;
 pub mod ids;
 pub mod index;
 pub mod memo;
+mod memo_key;
 pub mod projection;
 pub mod retrieval;
 pub mod schema;

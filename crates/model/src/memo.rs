@@ -4,7 +4,8 @@
 //! unchanged entities again.
 //!
 //! The memo changes speed only, never bytes: an element's key is the sha256 of its type name and
-//! its compact JSON (self-describing, so two different values never share a key), and on a miss
+//! a self-delimiting encoding of its serde data (`memo_key.rs`: two different values never share
+//! a key), and on a miss
 //! the element is encoded exactly as [`crate::hash::semantic_hash`] and
 //! [`crate::artifact::to_artifact_bytes`] encode it inside the whole artifact. Whole-artifact
 //! output is then assembled from the pieces: canonical JSON is compositional (an array is `[`,
@@ -79,12 +80,7 @@ impl EncodingMemo {
     }
 
     fn encode<T: ?Sized + Serialize>(&self, value: &T) -> Result<Arc<Encoded>, serde_json::Error> {
-        let compact = serde_json::to_vec(value)?;
-        let mut hasher = Sha256::new();
-        hasher.update(std::any::type_name::<T>().as_bytes());
-        hasher.update([0]);
-        hasher.update(&compact);
-        let key: [u8; 32] = hasher.finalize().into();
+        let key = crate::memo_key::key_of(value).map_err(ser::Error::custom)?;
         {
             let mut inner = self.lock();
             let generation = inner.generation;
@@ -384,7 +380,10 @@ impl<'a> Serializer for NodeSerializer<'a> {
     }
     fn serialize_seq(self, len: Option<usize>) -> JsonResult<SeqNode<'a>> {
         if (1..=MAX_ARRAY_DEPTH).contains(&self.depth) {
-            Ok(SeqNode::Memo(self.memo, Vec::with_capacity(len.unwrap_or(0))))
+            Ok(SeqNode::Memo(
+                self.memo,
+                Vec::with_capacity(len.unwrap_or(0)),
+            ))
         } else {
             VALUE_SER.serialize_seq(len).map(SeqNode::Plain)
         }
@@ -415,7 +414,11 @@ impl<'a> Serializer for NodeSerializer<'a> {
     }
     fn serialize_struct(self, name: &'static str, len: usize) -> JsonResult<StructNode<'a>> {
         if self.depth <= MAX_OBJECT_DEPTH {
-            Ok(StructNode::Split(self.memo, self.depth, Vec::with_capacity(len)))
+            Ok(StructNode::Split(
+                self.memo,
+                self.depth,
+                Vec::with_capacity(len),
+            ))
         } else {
             VALUE_SER.serialize_struct(name, len).map(StructNode::Plain)
         }

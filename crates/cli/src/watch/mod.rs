@@ -9,6 +9,7 @@
 //! The loop ends on Ctrl-C or SIGTERM (exit 0, after the refresh in progress), and when the root
 //! is removed (exit 2). Closing stdin does not stop it, so it can run in the background.
 
+mod artifacts;
 mod events;
 mod observations;
 mod signals;
@@ -19,15 +20,15 @@ use std::time::{Duration, Instant};
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::PathRules;
-use doc_bridge_model::memo::{EncodingMemo, with_memo};
 use doc_bridge_model::RelPath;
+use doc_bridge_model::memo::{EncodingMemo, with_memo};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
 
 use crate::args::IndexArgs;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::{self, ANALYSIS_CACHE_FILE, INDEX_FILE, SNAPSHOT_FILE, write_if_changed};
+use crate::pipeline::{self, ANALYSIS_CACHE_FILE, Head, INDEX_FILE, SNAPSHOT_FILE};
 use crate::repo::Repo;
 use crate::timing::phase;
 
@@ -114,6 +115,8 @@ struct Session {
     /// Encodings of unchanged entities, relations and entries, reused by the seals and the
     /// artifact writes of the next refresh.
     memo: std::sync::Arc<EncodingMemo>,
+    snapshot_file: artifacts::Tracked,
+    index_file: artifacts::Tracked,
     filter: EventFilter,
     json: bool,
     quiet: bool,
@@ -122,10 +125,14 @@ struct Session {
 impl Session {
     fn new(repo: Repo, args: &IndexArgs) -> Self {
         let filter = event_filter(&repo);
+        let snapshot_file = artifacts::Tracked::new(repo.artifact(SNAPSHOT_FILE));
+        let index_file = artifacts::Tracked::new(repo.artifact(INDEX_FILE));
         Session {
             repo,
             observations: Observations::default(),
             memo: EncodingMemo::new(),
+            snapshot_file,
+            index_file,
             filter,
             json: args.json,
             quiet: args.common.quiet,
@@ -214,15 +221,28 @@ impl Session {
         started: Instant,
     ) -> Result<(), UserError> {
         let observed = self.observations.observed();
-        let snapshot =
-            pipeline::snapshot_of(&self.repo, &observed, self.observations.walk_diagnostics());
-        let (index, collection) = pipeline::index(&self.repo, &snapshot);
+        let snapshot = pipeline::snapshot_after(
+            &self.repo,
+            &observed,
+            self.observations.walk_diagnostics(),
+            self.snapshot_file.previous(),
+        );
+        let (index, collection) =
+            pipeline::index_after(&self.repo, &snapshot, self.index_file.previous());
+        let head = |content_hash: &doc_bridge_model::ContentHash, generated_at: &str| Head {
+            content_hash: content_hash.clone(),
+            generated_at: generated_at.to_owned(),
+        };
         let written = (|| -> Result<(bool, bool), UserError> {
             let snapshot_written = phase("write snapshot", || {
-                write_if_changed(&self.repo.artifact(SNAPSHOT_FILE), &snapshot)
+                self.snapshot_file.write(
+                    &snapshot,
+                    head(&snapshot.content_hash, &snapshot.generated_at),
+                )
             })?;
             let index_written = phase("write index", || {
-                write_if_changed(&self.repo.artifact(INDEX_FILE), &index)
+                self.index_file
+                    .write(&index, head(&index.content_hash, &index.generated_at))
             })?;
             Ok((snapshot_written, index_written))
         })();
