@@ -37,8 +37,22 @@ const MAX_ARRAY_DEPTH: usize = 2;
 struct Encoded {
     /// RFC 8785 canonical JSON.
     canonical: Vec<u8>,
-    /// serde_json pretty JSON at indentation level 0 (keys sorted, as in artifacts).
-    pretty: Vec<u8>,
+    /// serde_json pretty JSON (keys sorted, as in artifacts), indented for the depth it was last
+    /// written at: an element sits at the same depth in every refresh, so it is re-indented
+    /// once, not once per refresh.
+    pretty: Mutex<(usize, Arc<[u8]>)>,
+}
+
+impl Encoded {
+    fn pretty_at(&self, depth: usize) -> Arc<[u8]> {
+        let mut slot = self.pretty.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.0 != depth {
+            let mut out = Vec::with_capacity(slot.1.len() + slot.1.len() / 8);
+            reindent_from(&slot.1, slot.0, depth, &mut out);
+            *slot = (depth, out.into());
+        }
+        Arc::clone(&slot.1)
+    }
 }
 
 /// Encodings of array elements, shared across refreshes. See the module documentation.
@@ -94,7 +108,10 @@ impl EncodingMemo {
         let json = serde_json::to_value(value)?;
         let canonical = canonical_json(&json).map_err(ser::Error::custom)?;
         let pretty = serde_json::to_vec_pretty(&json)?;
-        let encoded = Arc::new(Encoded { canonical, pretty });
+        let encoded = Arc::new(Encoded {
+            canonical,
+            pretty: Mutex::new((0, pretty.into())),
+        });
         let mut inner = self.lock();
         let generation = inner.generation;
         inner.misses += 1;
@@ -239,7 +256,7 @@ fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), Stri
             for (i, item) in items.iter().enumerate() {
                 out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
                 indent(depth + 1, out);
-                reindent(&item.pretty, depth + 1, out);
+                out.extend_from_slice(&item.pretty_at(depth + 1));
             }
             out.push(b'\n');
             indent(depth, out);
@@ -271,7 +288,13 @@ fn indent(depth: usize, out: &mut Vec<u8>) {
 
 /// Copies pretty JSON printed at level 0 as if printed at `depth`.
 fn reindent(bytes: &[u8], depth: usize, out: &mut Vec<u8>) {
-    if depth == 0 {
+    reindent_from(bytes, 0, depth, out);
+}
+
+/// Copies pretty JSON printed at level `from` as if printed at level `to`. Every line after the
+/// first starts with at least `from` levels of indentation (JSON strings hold no raw newline).
+fn reindent_from(bytes: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
+    if from == to {
         out.extend_from_slice(bytes);
         return;
     }
@@ -281,8 +304,8 @@ fn reindent(bytes: &[u8], depth: usize, out: &mut Vec<u8>) {
     }
     for line in lines {
         out.push(b'\n');
-        indent(depth, out);
-        out.extend_from_slice(line);
+        indent(to, out);
+        out.extend_from_slice(line.get(from * 2..).unwrap_or_default());
     }
 }
 
@@ -644,6 +667,35 @@ mod tests {
         }
         let (hits, misses) = memo.sweep();
         assert!(hits > 0 && misses > 0, "{hits} {misses}");
+    }
+
+    #[test]
+    fn an_element_written_at_two_depths_is_indented_for_each() {
+        #[derive(Serialize)]
+        struct Outer {
+            inner: InnerList,
+            list: Vec<Value>,
+        }
+        #[derive(Serialize)]
+        struct InnerList {
+            list: Vec<Value>,
+        }
+        let element = json!({"a": {"b": [1, 2]}, "c": "x"});
+        let value = Outer {
+            inner: InnerList {
+                list: vec![element.clone()],
+            },
+            list: vec![element],
+        };
+        let plain = to_artifact_bytes(&value).unwrap();
+        let memo = EncodingMemo::new();
+        for _ in 0..3 {
+            let bytes = with_memo(&memo, || to_artifact_bytes(&value).unwrap());
+            assert_eq!(
+                String::from_utf8(bytes).unwrap(),
+                String::from_utf8(plain.clone()).unwrap()
+            );
+        }
     }
 
     #[test]
