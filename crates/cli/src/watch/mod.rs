@@ -22,6 +22,7 @@ use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::PathRules;
 use doc_bridge_model::RelPath;
 use doc_bridge_model::memo::{EncodingMemo, with_memo};
+use doc_bridge_retrieve::token_memo::{TokenMemo, with_token_memo};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
@@ -115,6 +116,8 @@ struct Session {
     /// Encodings of unchanged entities, relations and entries, reused by the seals and the
     /// artifact writes of the next refresh.
     memo: std::sync::Arc<EncodingMemo>,
+    /// Tokenized projection entries, reused when the search collection is rebuilt.
+    tokens: std::sync::Arc<TokenMemo>,
     snapshot_file: artifacts::Tracked,
     index_file: artifacts::Tracked,
     filter: EventFilter,
@@ -131,6 +134,7 @@ impl Session {
             repo,
             observations: Observations::default(),
             memo: EncodingMemo::new(),
+            tokens: TokenMemo::new(),
             snapshot_file,
             index_file,
             filter,
@@ -207,9 +211,15 @@ impl Session {
         if !(initial || changes.any() || batch.overlay || batch.config || batch.rescan) {
             return Ok(());
         }
-        let memo = std::sync::Arc::clone(&self.memo);
-        let result = with_memo(&memo, || self.rebuild(initial, &changes, started));
+        let (memo, tokens) = (
+            std::sync::Arc::clone(&self.memo),
+            std::sync::Arc::clone(&self.tokens),
+        );
+        let result = with_memo(&memo, || {
+            with_token_memo(&tokens, || self.rebuild(initial, &changes, started))
+        });
         memo.sweep();
+        tokens.sweep();
         result
     }
 
