@@ -309,6 +309,10 @@ pub struct IndexArgs {
     /// Keep the index current as files change (debounced; re-analyses only changed files).
     #[arg(long)]
     pub watch: bool,
+    /// With --watch: how long the file system must stay quiet before a refresh, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 200, requires = "watch",
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub debounce_ms: u64,
     /// Print the result as JSON on stdout.
     #[arg(long)]
     pub json: bool,

@@ -17,6 +17,7 @@ mod progress;
 pub mod render;
 pub mod repo;
 pub mod timing;
+mod watch;
 
 use std::ffi::OsString;
 

@@ -32,7 +32,8 @@ pub const SNAPSHOT_FILE: &str = "snapshot.json";
 /// The index file name.
 pub const INDEX_FILE: &str = "index.json";
 
-fn walk_options(repo: &Repo) -> WalkOptions {
+/// The walk options of a repository (its safety excludes).
+pub fn walk_options(repo: &Repo) -> WalkOptions {
     WalkOptions {
         exclude: repo.config.safety.exclude.clone(),
         threads: 0,
@@ -61,8 +62,37 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
     let analyses = AnalysisCache::from_observed(&observed);
     let reused = observed.iter().filter(|f| f.reused).count();
     bar.finish_and_clear();
+    let snapshot = snapshot_of(repo, &observed, walked.diagnostics);
+    Ok(Scanned {
+        snapshot,
+        walked: walked.files,
+        analyses,
+        reused,
+    })
+}
+
+/// Builds the snapshot from observed files (in walk order) and the walk's diagnostics, keeping
+/// the previous `generatedAt` when the content did not change. Shared by `index` and the watch
+/// loop, so both write the same bytes for the same tree.
+pub fn snapshot_of(
+    repo: &Repo,
+    observed: &[ObservedFile],
+    walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
+) -> Snapshot {
+    let previous = read_head(&repo.artifact(SNAPSHOT_FILE));
+    snapshot_after(repo, observed, walk_diagnostics, previous)
+}
+
+/// [`snapshot_of`] with the previous snapshot's head already known (the watch loop keeps it,
+/// instead of parsing the whole previous artifact again).
+pub fn snapshot_after(
+    repo: &Repo,
+    observed: &[ObservedFile],
+    walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
+    previous: Option<Head>,
+) -> Snapshot {
     let options = BuildOptions {
-        project_name: project_name(repo, &observed),
+        project_name: project_name(repo, observed),
         agent_root: repo.agent_root(),
         area_rules: AreaRules {
             depth: repo.config.analysis.areas.depth(),
@@ -72,25 +102,14 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
     let root = repo.root.clone();
     let exists = move |path: &RelPath| root.join(path.as_str()).symlink_metadata().is_ok();
     let mut snapshot = phase("snapshot", || {
-        build_snapshot(
-            &observed,
-            walked.diagnostics,
-            &options,
-            &exists,
-            now_rfc3339(),
-        )
+        build_snapshot(observed, walk_diagnostics, &options, &exists, now_rfc3339())
     });
-    if let Some(previous) = read_head(&repo.artifact(SNAPSHOT_FILE))
+    if let Some(previous) = previous
         && previous.content_hash == snapshot.content_hash
     {
         snapshot.generated_at = previous.generated_at;
     }
-    Ok(Scanned {
-        snapshot,
-        walked: walked.files,
-        analyses,
-        reused,
-    })
+    snapshot
 }
 
 /// What a scan produced: the snapshot, the walked files (for stamps) and this run's analyses (for
@@ -283,6 +302,15 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
 
 /// Builds the index from a snapshot, keeping the previous `generatedAt` when the hash is equal.
 pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection) {
+    index_after(repo, snapshot, read_head(&repo.artifact(INDEX_FILE)))
+}
+
+/// [`index`] with the previous index's head already known.
+pub fn index_after(
+    repo: &Repo,
+    snapshot: &Snapshot,
+    previous: Option<Head>,
+) -> (DocBridgeIndexV1, Collection) {
     let agent_root = repo.agent_root();
     let generated_at = snapshot.generated_at.clone();
     let (mut index, collection) = phase("index", || {
@@ -297,7 +325,7 @@ pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection)
             },
         )
     });
-    if let Some(previous) = read_head(&repo.artifact(INDEX_FILE))
+    if let Some(previous) = previous
         && previous.content_hash == index.content_hash
     {
         index.generated_at = previous.generated_at;
@@ -306,15 +334,17 @@ pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection)
 }
 
 /// The two fields of a previous artifact that decide whether `generatedAt` is kept.
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Head {
-    content_hash: ContentHash,
-    generated_at: String,
+pub struct Head {
+    /// The artifact's `contentHash`.
+    pub content_hash: ContentHash,
+    /// The artifact's `generatedAt`.
+    pub generated_at: String,
 }
 
 /// Reads a previous artifact's hash and time (skipping the rest); `None` when absent or invalid.
-fn read_head(path: &std::path::Path) -> Option<Head> {
+pub fn read_head(path: &std::path::Path) -> Option<Head> {
     let bytes = std::fs::read(path).ok()?;
     serde_json::from_slice(&bytes).ok()
 }

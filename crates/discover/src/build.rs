@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use doc_bridge_model::hash::semantic_hash;
+use doc_bridge_model::hash::{semantic_hash, semantic_hash_large};
 use doc_bridge_model::snapshot::{
     Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Module,
     Package, Project, Provenance, Relation, RelationKind, SNAPSHOT_HASH_EXCLUDED,
@@ -615,7 +615,7 @@ impl<'a> Builder<'a> {
             diagnostics: self.diagnostics,
             stats,
         };
-        if let Ok(hash) = semantic_hash(&snapshot, SNAPSHOT_HASH_EXCLUDED) {
+        if let Ok(hash) = semantic_hash_large(&snapshot, SNAPSHOT_HASH_EXCLUDED) {
             snapshot.content_hash = hash;
         }
         snapshot

@@ -220,6 +220,50 @@ fn admit(root: &Path, excludes: &Option<Gitignore>, entry: &DirEntry) -> bool {
     true
 }
 
+/// The walk's own exclusion rules for a single repository-relative path, without walking:
+/// always-skipped directories, secret-looking names and the `safety.exclude` globs, applied to
+/// the path and each of its parents. Git ignore files are not consulted (they need the whole
+/// stack of ignore files above the path); callers that must honour them walk.
+///
+/// Used by the watch loop to drop file events the walk would never admit.
+#[derive(Debug, Clone)]
+pub struct PathRules {
+    excludes: Option<Gitignore>,
+}
+
+impl PathRules {
+    /// The rules of a walk of `root` with these options.
+    pub fn new(root: &Path, options: &WalkOptions) -> Self {
+        PathRules {
+            excludes: build_excludes(root, &options.exclude),
+        }
+    }
+
+    /// Whether the walk could admit `path` (or, for a directory, something under it).
+    pub fn admits(&self, path: &RelPath, is_dir: bool) -> bool {
+        if path.is_root() {
+            return true;
+        }
+        let parts: Vec<&str> = path.as_str().split('/').collect();
+        let last = parts.len() - 1;
+        for (i, name) in parts.iter().enumerate() {
+            let dir = i < last || is_dir;
+            if dir && ALWAYS_SKIPPED_DIRS.contains(name) {
+                return false;
+            }
+            if looks_like_secret(name) {
+                return false;
+            }
+        }
+        match &self.excludes {
+            Some(excludes) => !excludes
+                .matched_path_or_any_parents(Path::new(path.as_str()), is_dir)
+                .is_ignore(),
+            None => true,
+        }
+    }
+}
+
 /// Checks `safety.exclude` globs (gitignore syntax); the error names the first bad glob.
 pub fn validate_excludes(globs: &[String]) -> Result<(), String> {
     let mut builder = GitignoreBuilder::new("/");

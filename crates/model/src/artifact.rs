@@ -9,7 +9,12 @@ use serde::de::DeserializeOwned;
 
 /// Serializes an artifact: keys sorted by code point (serde_json's map is ordered), two-space
 /// indentation, trailing newline.
+///
+/// Inside [`crate::memo::with_memo`] the same bytes are assembled from memoized pieces.
 pub fn to_artifact_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ArtifactError> {
+    if let Some(result) = crate::memo::artifact_bytes(value) {
+        return result.map_err(ArtifactError::Encode);
+    }
     let json = serde_json::to_value(value).map_err(|e| ArtifactError::Encode(e.to_string()))?;
     let mut bytes =
         serde_json::to_vec_pretty(&json).map_err(|e| ArtifactError::Encode(e.to_string()))?;

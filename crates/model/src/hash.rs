@@ -108,6 +108,19 @@ pub fn semantic_hash<T: Serialize>(value: &T, excluded: &[&str]) -> Result<Conte
     hash_canonical(&json)
 }
 
+/// [`semantic_hash`] for whole artifacts: the same hash, computed through the active
+/// [`crate::memo::EncodingMemo`] when a long-running process installed one (unchanged elements
+/// of large arrays are then not canonicalized again).
+pub fn semantic_hash_large<T: Serialize>(
+    value: &T,
+    excluded: &[&str],
+) -> Result<ContentHash, HashError> {
+    match crate::memo::semantic_hash(value, excluded) {
+        Some(result) => result.map_err(HashError),
+        None => semantic_hash(value, excluded),
+    }
+}
+
 /// A value could not be turned into canonical JSON (a non-finite number, a map with non-string
 /// keys). Artifacts built by doc-bridge never hit this; it exists so hashing cannot panic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -12,6 +12,8 @@ pub mod enrichment;
 pub mod hash;
 pub mod ids;
 pub mod index;
+pub mod memo;
+mod memo_key;
 pub mod projection;
 pub mod report;
 pub mod retrieval;

@@ -3,6 +3,7 @@
 //! re-tokenizing the index (the cache is derived, never authoritative).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use doc_bridge_model::projection::RetrievalIndexV1;
 use doc_bridge_model::retrieval::Field;
@@ -84,7 +85,27 @@ pub struct EntryMeta {
 }
 
 /// One entry's terms with their per-field frequencies, and its field lengths.
-type AnalysedEntry = (Vec<(String, [u16; FIELD_COUNT])>, [u32; FIELD_COUNT]);
+pub(crate) type AnalysedEntry = (Vec<(String, [u16; FIELD_COUNT])>, [u32; FIELD_COUNT]);
+
+/// Tokenizes one entry's fields (in `Field::ALL` order): a pure function of the texts.
+fn analyse(texts: &[&str; FIELD_COUNT]) -> AnalysedEntry {
+    let mut counts: HashMap<String, [u16; FIELD_COUNT]> = HashMap::new();
+    let mut length = [0u32; FIELD_COUNT];
+    for (f, text) in texts.iter().enumerate() {
+        lexicon::tokenize(text, &mut |token| {
+            length[f] += 1;
+            match counts.get_mut(token) {
+                Some(tf) => tf[f] = tf[f].saturating_add(1),
+                None => {
+                    let mut tf = [0u16; FIELD_COUNT];
+                    tf[f] = 1;
+                    counts.insert(token.to_owned(), tf);
+                }
+            }
+        });
+    }
+    (counts.into_iter().collect(), length)
+}
 
 /// The searchable collection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -187,47 +208,43 @@ impl Collection {
             .collect();
         // Tokenizing is the expensive part and independent per entry: do it in parallel, then
         // merge in entry order so every posting list stays sorted.
-        let analysed: Vec<AnalysedEntry> = projection
+        let memo = crate::token_memo::active();
+        let analysed: Vec<Arc<AnalysedEntry>> = projection
             .entries
             .par_iter()
             .map(|entry| {
-                let mut counts: HashMap<String, [u16; FIELD_COUNT]> = HashMap::new();
-                let mut length = [0u32; FIELD_COUNT];
-                for (f, field) in Field::ALL.iter().enumerate() {
-                    let text = entry
+                let texts: [&str; FIELD_COUNT] = std::array::from_fn(|f| {
+                    entry
                         .fields
-                        .get(field.name())
+                        .get(Field::ALL[f].name())
                         .map(String::as_str)
-                        .unwrap_or("");
-                    lexicon::tokenize(text, &mut |token| {
-                        length[f] += 1;
-                        match counts.get_mut(token) {
-                            Some(tf) => tf[f] = tf[f].saturating_add(1),
-                            None => {
-                                let mut tf = [0u16; FIELD_COUNT];
-                                tf[f] = 1;
-                                counts.insert(token.to_owned(), tf);
-                            }
-                        }
-                    });
+                        .unwrap_or("")
+                });
+                match &memo {
+                    Some(memo) => memo.get_or_analyse(&texts, analyse),
+                    None => Arc::new(analyse(&texts)),
                 }
-                (counts.into_iter().collect(), length)
             })
             .collect();
         let mut entries = Vec::with_capacity(projection.entries.len());
-        for ((index, entry), (terms, length)) in projection.entries.iter().enumerate().zip(analysed)
-        {
+        for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(analysed) {
+            let (terms, length) = &*analysed;
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             for (f, total) in totals.iter_mut().enumerate() {
                 *total += f64::from(length[f]);
             }
             for (term, tf) in terms {
-                let list = postings.entry(term).or_insert_with(|| (Vec::new(), 0, 0));
-                encode_posting(&mut list.0, list.2, index, &tf);
+                if !postings.contains_key(term.as_str()) {
+                    postings.insert(term.clone(), (Vec::new(), 0, 0));
+                }
+                let Some(list) = postings.get_mut(term.as_str()) else {
+                    continue;
+                };
+                encode_posting(&mut list.0, list.2, index, tf);
                 list.1 += 1;
                 list.2 = index + 1;
             }
-            lengths.push(length);
+            lengths.push(*length);
 
             let mut add = |name: &str, kind: ExactKind| {
                 let key = normalize_name(name);

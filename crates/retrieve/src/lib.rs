@@ -19,6 +19,7 @@ pub mod projection;
 pub mod query;
 pub mod rank;
 pub mod table;
+pub mod token_memo;
 
 pub use freshness::{Freshness, compare};
 pub use index_build::{

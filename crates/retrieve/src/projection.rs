@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use doc_bridge_model::config::Config;
-use doc_bridge_model::hash::semantic_hash;
+use doc_bridge_model::hash::{semantic_hash, semantic_hash_large};
 use doc_bridge_model::projection::{
     Edge, EntryGraph, GraphParams, LexicalStats, PROJECTION_HASH_EXCLUDED, ProjectedEntry,
     ProjectedSymbol, RetrievalIndexV1,
@@ -90,7 +90,7 @@ pub fn project_with_collection(
         .zip(collection.average)
         .map(|(f, average)| (f.name().to_owned(), (average * 1e6).round() / 1e6))
         .collect();
-    if let Ok(hash) = semantic_hash(&projection, PROJECTION_HASH_EXCLUDED) {
+    if let Ok(hash) = semantic_hash_large(&projection, PROJECTION_HASH_EXCLUDED) {
         projection.content_hash = hash;
     }
     (projection, collection)

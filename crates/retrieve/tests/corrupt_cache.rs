@@ -133,3 +133,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_collection_built_through_the_token_memo_equals_a_plain_one() {
+    use doc_bridge_retrieve::token_memo::{TokenMemo, with_token_memo};
+    let plain = Collection::build(&projection());
+    let memo = TokenMemo::new();
+    let mut changed = projection();
+    changed.entries[3]
+        .fields
+        .insert("body".to_owned(), "entirely different words".to_owned());
+    for _ in 0..2 {
+        assert_eq!(
+            with_token_memo(&memo, || Collection::build(&projection())),
+            plain
+        );
+        memo.sweep();
+    }
+    // One entry's text changed: only its analysis is new, and the result is a plain build's.
+    assert_eq!(
+        with_token_memo(&memo, || Collection::build(&changed)),
+        Collection::build(&changed)
+    );
+}

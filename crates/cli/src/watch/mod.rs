@@ -1,0 +1,413 @@
+//! `doc-bridge index --watch`: an initial index, then a debounced file watcher whose batches
+//! refresh the snapshot and the index, re-reading only the files that changed.
+//!
+//! Every refresh goes through the same functions as `doc-bridge index`
+//! ([`pipeline::snapshot_of`], [`pipeline::index`], [`pipeline::write_if_changed`]), so the
+//! artifacts of a refresh are byte-identical to those of a cold `index` of the same tree
+//! (tested in `crates/cli/tests/watch.rs`). No agent is ever called.
+//!
+//! The loop ends on Ctrl-C or SIGTERM (exit 0, after the refresh in progress), and when the root
+//! is removed (exit 2). Closing stdin does not stop it, so it can run in the background.
+
+mod artifacts;
+mod events;
+mod observations;
+mod signals;
+
+use std::collections::BTreeSet;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use doc_bridge_discover::analysis_cache::AnalysisCache;
+use doc_bridge_discover::walk::PathRules;
+use doc_bridge_model::RelPath;
+use doc_bridge_model::memo::{EncodingMemo, with_memo};
+use doc_bridge_retrieve::token_memo::{TokenMemo, with_token_memo};
+use notify::RecursiveMode;
+use notify_debouncer_full::{DebounceEventResult, new_debouncer};
+use serde_json::json;
+
+use crate::args::IndexArgs;
+use crate::exit::{CommandResult, Exit, UserError};
+use crate::pipeline::{self, ANALYSIS_CACHE_FILE, Head, INDEX_FILE, SNAPSHOT_FILE};
+use crate::repo::Repo;
+use crate::timing::phase;
+
+use events::{Batch, EventFilter};
+use observations::{Changes, Observations};
+
+/// What reaches the loop.
+enum Message {
+    /// A debounced batch of file events (or the watcher's errors).
+    Events(DebounceEventResult),
+    /// Ctrl-C or SIGTERM.
+    Stop,
+}
+
+/// How often the loop checks that the root still exists when no event arrives (inotify does not
+/// always report the removal of the watched directory itself).
+const ROOT_CHECK: Duration = Duration::from_secs(1);
+
+/// Runs the watch loop.
+pub fn run(args: &IndexArgs) -> CommandResult {
+    let repo = Repo::open(args.common.root.as_deref())?;
+    let (sender, receiver) = mpsc::channel::<Message>();
+    // Watch before the initial index, so edits made while it runs are not lost.
+    let events = sender.clone();
+    let mut debouncer = new_debouncer(
+        Duration::from_millis(args.debounce_ms),
+        None,
+        move |result: DebounceEventResult| {
+            let _ = events.send(Message::Events(result));
+        },
+    )
+    .map_err(|e| UserError::error(format!("cannot start the file watcher: {e}")))?;
+    debouncer
+        .watch(&repo.root, RecursiveMode::Recursive)
+        .map_err(|e| {
+            UserError::error(format!(
+                "cannot watch {}: {e} (on Linux, raise fs.inotify.max_user_watches for large trees)",
+                repo.root.display()
+            ))
+        })?;
+    signals::on_stop(sender, Message::Stop)
+        .map_err(|e| UserError::error(format!("cannot install signal handlers: {e}")))?;
+
+    let mut session = Session::new(repo, args);
+    session.refresh(Batch::default(), true)?;
+    loop {
+        let first = match receiver.recv_timeout(ROOT_CHECK) {
+            Ok(message) => message,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                session.check_root()?;
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(Exit::Ok),
+        };
+        // Coalesce everything already queued (events that arrived during the last refresh).
+        let mut batch = Batch::default();
+        for message in std::iter::once(first).chain(receiver.try_iter()) {
+            match message {
+                Message::Stop => {
+                    session.say("watch stopped");
+                    return Ok(Exit::Ok);
+                }
+                Message::Events(Ok(events)) => batch.merge(session.filter.batch(&events)),
+                Message::Events(Err(errors)) => {
+                    for error in errors {
+                        session.report_error(&format!("file watcher: {error}"));
+                    }
+                    // Events may have been lost: look at everything again.
+                    batch.rescan = true;
+                }
+            }
+        }
+        if batch.is_empty() {
+            continue;
+        }
+        session.refresh(batch, false)?;
+    }
+}
+
+/// The loop's state between refreshes.
+struct Session {
+    repo: Repo,
+    observations: Observations,
+    /// Encodings of unchanged entities, relations and entries, reused by the seals and the
+    /// artifact writes of the next refresh.
+    memo: std::sync::Arc<EncodingMemo>,
+    /// Tokenized projection entries, reused when the search collection is rebuilt.
+    tokens: std::sync::Arc<TokenMemo>,
+    snapshot_file: artifacts::Tracked,
+    index_file: artifacts::Tracked,
+    filter: EventFilter,
+    json: bool,
+    quiet: bool,
+}
+
+impl Session {
+    fn new(repo: Repo, args: &IndexArgs) -> Self {
+        let filter = event_filter(&repo);
+        let snapshot_file = artifacts::Tracked::new(repo.artifact(SNAPSHOT_FILE));
+        let index_file = artifacts::Tracked::new(repo.artifact(INDEX_FILE));
+        Session {
+            repo,
+            observations: Observations::default(),
+            memo: EncodingMemo::new(),
+            tokens: TokenMemo::new(),
+            snapshot_file,
+            index_file,
+            filter,
+            json: args.json,
+            quiet: args.common.quiet,
+        }
+    }
+
+    /// Exit 2 with a clear message when the root is gone.
+    fn check_root(&self) -> Result<(), UserError> {
+        if self.repo.root.is_dir() {
+            return Ok(());
+        }
+        let message = format!(
+            "the watched root {} was removed or moved; watch stopped",
+            self.repo.root.display()
+        );
+        if self.json {
+            crate::outln!("{}", json!({"event": "stopped", "message": message}));
+        }
+        Err(UserError::error(message))
+    }
+
+    /// One refresh. Problems that concern one refresh (a configuration that does not parse, an
+    /// artifact that cannot be written) are reported and the loop goes on; only a removed root
+    /// ends it.
+    fn refresh(&mut self, batch: Batch, initial: bool) -> Result<(), UserError> {
+        let started = Instant::now();
+        self.check_root()?;
+        let mut cache = AnalysisCache::default();
+        if initial {
+            // Same as `index`: unchanged modules are not parsed again.
+            cache = std::fs::read(self.repo.artifact(ANALYSIS_CACHE_FILE))
+                .map(|b| AnalysisCache::from_bytes(&b))
+                .unwrap_or_default();
+        }
+        if batch.config {
+            match Repo::open(Some(&self.repo.root)) {
+                Ok(repo) => {
+                    self.filter = event_filter(&repo);
+                    self.repo = repo;
+                    // Analysis depends on the configuration (size limit, excludes): start over.
+                    self.observations = Observations::default();
+                }
+                Err(error) => {
+                    self.report_error(&format!(
+                        "{}; the index is left as it was until the configuration is fixed",
+                        error.message
+                    ));
+                    return Ok(());
+                }
+            }
+        }
+        if batch.rescan {
+            self.observations = Observations::default();
+        }
+        let walked = match phase("walk", || {
+            doc_bridge_discover::walk(&self.repo.root, &pipeline::walk_options(&self.repo))
+        }) {
+            Ok(walked) => walked,
+            Err(error) => {
+                self.check_root()?;
+                self.report_error(&error.to_string());
+                return Ok(());
+            }
+        };
+        let forced: BTreeSet<RelPath> = batch.paths.clone();
+        let max_bytes = self.repo.config.safety.max_file_bytes();
+        let changes = phase("observe", || {
+            self.observations
+                .refresh(walked, &forced, max_bytes, &cache)
+        });
+        drop(cache);
+        if !(initial || changes.any() || batch.overlay || batch.config || batch.rescan) {
+            return Ok(());
+        }
+        let (memo, tokens) = (
+            std::sync::Arc::clone(&self.memo),
+            std::sync::Arc::clone(&self.tokens),
+        );
+        let result = with_memo(&memo, || {
+            with_token_memo(&tokens, || self.rebuild(initial, &changes, started))
+        });
+        memo.sweep();
+        tokens.sweep();
+        result
+    }
+
+    /// Builds and writes the snapshot, the index and the caches from the observations.
+    fn rebuild(
+        &mut self,
+        initial: bool,
+        changes: &Changes,
+        started: Instant,
+    ) -> Result<(), UserError> {
+        let observed = self.observations.observed();
+        let snapshot = pipeline::snapshot_after(
+            &self.repo,
+            &observed,
+            self.observations.walk_diagnostics(),
+            self.snapshot_file.previous(),
+        );
+        let (index, collection) =
+            pipeline::index_after(&self.repo, &snapshot, self.index_file.previous());
+        let head = |content_hash: &doc_bridge_model::ContentHash, generated_at: &str| Head {
+            content_hash: content_hash.clone(),
+            generated_at: generated_at.to_owned(),
+        };
+        let written = (|| -> Result<(bool, bool), UserError> {
+            let snapshot_written = phase("write snapshot", || {
+                self.snapshot_file.write(
+                    &snapshot,
+                    head(&snapshot.content_hash, &snapshot.generated_at),
+                )
+            })?;
+            let index_written = phase("write index", || {
+                self.index_file
+                    .write(&index, head(&index.content_hash, &index.generated_at))
+            })?;
+            Ok((snapshot_written, index_written))
+        })();
+        let (snapshot_written, index_written) = match written {
+            Ok(written) => written,
+            Err(error) => {
+                self.check_root()?;
+                self.report_error(&error.message);
+                return Ok(());
+            }
+        };
+        phase("write caches", || {
+            pipeline::write_caches(
+                &self.repo,
+                self.observations.walked(),
+                &snapshot,
+                &index,
+                collection,
+                &AnalysisCache::from_observed(&observed),
+            )
+        });
+        let elapsed = started.elapsed();
+        let report = Report {
+            initial,
+            changes,
+            files: snapshot.files.len(),
+            elapsed,
+            snapshot_hash: snapshot.content_hash.as_str(),
+            index_hash: index.content_hash.as_str(),
+            written: (snapshot_written, index_written),
+        };
+        self.print(&report);
+        Ok(())
+    }
+
+    fn print(&self, report: &Report<'_>) {
+        let ms = (report.elapsed.as_secs_f64() * 1000.0).round() as u64;
+        if self.json {
+            fn list(paths: &[RelPath]) -> Vec<&str> {
+                paths.iter().take(LISTED).map(|p| p.as_str()).collect()
+            }
+            crate::outln!(
+                "{}",
+                json!({
+                    "event": if report.initial { "index" } else { "refresh" },
+                    "files": report.files,
+                    "changed": report.changes.count(),
+                    "added": list(&report.changes.added),
+                    "removed": list(&report.changes.removed),
+                    "modified": list(&report.changes.modified),
+                    "reread": report.changes.reread,
+                    "vanished": list(&report.changes.vanished),
+                    "ms": ms,
+                    "snapshotHash": report.snapshot_hash,
+                    "indexHash": report.index_hash,
+                    "written": {"snapshot": report.written.0, "index": report.written.1},
+                })
+            );
+        }
+        if !self.quiet {
+            let short = &report.index_hash[..report.index_hash.len().min(12)];
+            let state = if report.written.1 {
+                "written"
+            } else {
+                "unchanged"
+            };
+            if report.initial {
+                eprintln!(
+                    "indexed {} files in {ms} ms; index {short} ({state}); watching {} (Ctrl-C stops)",
+                    report.files,
+                    self.repo.root.display()
+                );
+            } else {
+                eprintln!(
+                    "refreshed: {} in {ms} ms; index {short} ({state})",
+                    describe(report.changes)
+                );
+            }
+        }
+    }
+
+    fn say(&self, message: &str) {
+        if self.json {
+            crate::outln!("{}", json!({"event": "stopped", "message": message}));
+        }
+        if !self.quiet {
+            eprintln!("{message}");
+        }
+    }
+
+    fn report_error(&self, message: &str) {
+        if self.json {
+            crate::outln!("{}", json!({"event": "error", "message": message}));
+        }
+        // Errors are shown even with --quiet: they mean the index may be behind the tree.
+        eprintln!("doc-bridge: watch: {message}");
+    }
+}
+
+/// Paths listed per kind in a JSON line; the counts are always complete.
+const LISTED: usize = 50;
+
+struct Report<'a> {
+    initial: bool,
+    changes: &'a Changes,
+    files: usize,
+    elapsed: Duration,
+    snapshot_hash: &'a str,
+    index_hash: &'a str,
+    written: (bool, bool),
+}
+
+/// "1 file changed (docs/a.md)", "3 files changed (2 added, 1 removed)".
+fn describe(changes: &Changes) -> String {
+    let count = changes.count();
+    if count == 0 {
+        return "no file changed".to_owned();
+    }
+    let noun = if count == 1 { "file" } else { "files" };
+    if count == 1 {
+        let path = changes
+            .added
+            .iter()
+            .chain(&changes.removed)
+            .chain(&changes.modified)
+            .next()
+            .map(|p| p.as_str())
+            .unwrap_or_default();
+        return format!("1 {noun} changed ({path})");
+    }
+    let parts: Vec<String> = [
+        (changes.added.len(), "added"),
+        (changes.removed.len(), "removed"),
+        (changes.modified.len(), "modified"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    format!("{count} {noun} changed ({})", parts.join(", "))
+}
+
+/// The event filter of a repository: the walk's rules, plus the outputs doc-bridge writes in the
+/// tree outside `.doc-bridge/` (none yet; `llms.txt` goes here once `index` writes it).
+fn event_filter(repo: &Repo) -> EventFilter {
+    let options = pipeline::walk_options(repo);
+    EventFilter::new(
+        &repo.root,
+        PathRules::new(&repo.root, &options),
+        generated_outputs(repo),
+    )
+}
+
+/// Files `index` writes inside the tree but outside `.doc-bridge/`. A hook: empty until `index`
+/// writes `llms.txt` (its configured path belongs here).
+fn generated_outputs(_repo: &Repo) -> BTreeSet<RelPath> {
+    BTreeSet::new()
+}

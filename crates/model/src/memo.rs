@@ -1,0 +1,718 @@
+//! An encoding memo for long-running processes (`index --watch`): the canonical JSON and the
+//! artifact JSON of every element of an artifact's large arrays, keyed by the element's content,
+//! so a refresh after a one-file edit does not canonicalize and pretty-print ten thousand
+//! unchanged entities again.
+//!
+//! The memo changes speed only, never bytes: an element's key is the sha256 of its type name and
+//! a self-delimiting encoding of its serde data (`memo_key.rs`: two different values never share
+//! a key), and on a miss
+//! the element is encoded exactly as [`crate::hash::semantic_hash`] and
+//! [`crate::artifact::to_artifact_bytes`] encode it inside the whole artifact. Whole-artifact
+//! output is then assembled from the pieces: canonical JSON is compositional (an array is `[`,
+//! its elements' canonical forms joined by `,`, `]`), and so is pretty JSON once each piece is
+//! re-indented to its depth (JSON strings never contain a raw newline).
+//!
+//! The memo is installed for a scope with [`with_memo`] (a thread-local, so no signature on the
+//! way down changes); without it everything takes the ordinary path.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde::ser::{self, Serializer};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::ContentHash;
+use crate::hash::canonical_json;
+
+/// Structs at depths up to this one are split into fields (the artifact, and one level below:
+/// the index's `projection`).
+const MAX_OBJECT_DEPTH: usize = 1;
+/// Arrays at depths from 1 up to this one are memoized per element.
+const MAX_ARRAY_DEPTH: usize = 2;
+
+/// One element's encodings.
+struct Encoded {
+    /// RFC 8785 canonical JSON.
+    canonical: Vec<u8>,
+    /// serde_json pretty JSON (keys sorted, as in artifacts), indented for the depth it was last
+    /// written at: an element sits at the same depth in every refresh, so it is re-indented
+    /// once, not once per refresh.
+    pretty: Mutex<(usize, Arc<[u8]>)>,
+}
+
+impl Encoded {
+    fn pretty_at(&self, depth: usize) -> Arc<[u8]> {
+        let mut slot = self.pretty.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.0 != depth {
+            let mut out = Vec::with_capacity(slot.1.len() + slot.1.len() / 8);
+            reindent_from(&slot.1, slot.0, depth, &mut out);
+            *slot = (depth, out.into());
+        }
+        Arc::clone(&slot.1)
+    }
+}
+
+/// Encodings of array elements, shared across refreshes. See the module documentation.
+#[derive(Default)]
+pub struct EncodingMemo {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    generation: u64,
+    entries: HashMap<[u8; 32], (u64, Arc<Encoded>)>,
+    hits: u64,
+    misses: u64,
+}
+
+impl EncodingMemo {
+    /// An empty memo.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    /// Forgets every element not used since the last sweep, so memory follows the tree.
+    /// Returns the (hits, misses) counted since the last sweep.
+    pub fn sweep(&self) -> (u64, u64) {
+        let mut inner = self.lock();
+        let generation = inner.generation;
+        inner.entries.retain(|_, (used, _)| *used == generation);
+        inner.generation += 1;
+        let counts = (inner.hits, inner.misses);
+        inner.hits = 0;
+        inner.misses = 0;
+        counts
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves a consistent map (entries are inserted whole).
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn encode<T: ?Sized + Serialize>(&self, value: &T) -> Result<Arc<Encoded>, serde_json::Error> {
+        let key = crate::memo_key::key_of(value).map_err(ser::Error::custom)?;
+        {
+            let mut inner = self.lock();
+            let generation = inner.generation;
+            if let Some((used, encoded)) = inner.entries.get_mut(&key) {
+                *used = generation;
+                let encoded = Arc::clone(encoded);
+                inner.hits += 1;
+                return Ok(encoded);
+            }
+        }
+        let json = serde_json::to_value(value)?;
+        let canonical = canonical_json(&json).map_err(ser::Error::custom)?;
+        let pretty = serde_json::to_vec_pretty(&json)?;
+        let encoded = Arc::new(Encoded {
+            canonical,
+            pretty: Mutex::new((0, pretty.into())),
+        });
+        let mut inner = self.lock();
+        let generation = inner.generation;
+        inner.misses += 1;
+        inner
+            .entries
+            .insert(key, (generation, Arc::clone(&encoded)));
+        Ok(encoded)
+    }
+}
+
+thread_local! {
+    static ACTIVE: RefCell<Option<Arc<EncodingMemo>>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` with `memo` active on this thread: [`crate::hash::semantic_hash_large`] and
+/// [`crate::artifact::to_artifact_bytes`] called inside it use the memo.
+pub fn with_memo<R>(memo: &Arc<EncodingMemo>, work: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Arc<EncodingMemo>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            ACTIVE.with(|active| *active.borrow_mut() = previous);
+        }
+    }
+    let previous = ACTIVE.with(|active| active.replace(Some(Arc::clone(memo))));
+    let _restore = Restore(previous);
+    work()
+}
+
+fn active() -> Option<Arc<EncodingMemo>> {
+    ACTIVE.with(|active| active.borrow().clone())
+}
+
+/// The semantic hash through the active memo; `None` when no memo is active or the value does
+/// not split (the caller then takes the ordinary path).
+pub(crate) fn semantic_hash(
+    value: &impl Serialize,
+    excluded: &[&str],
+) -> Option<Result<ContentHash, String>> {
+    let memo = active()?;
+    let node = match value.serialize(NodeSerializer {
+        memo: &memo,
+        depth: 0,
+    }) {
+        Ok(node) => node,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let mut hasher = Sha256::new();
+    let result = match node {
+        Node::Object(fields) => {
+            let kept: Vec<(String, Node)> = fields
+                .into_iter()
+                .filter(|(key, _)| !excluded.contains(&key.as_str()))
+                .collect();
+            write_canonical_object(&kept, &mut hasher)
+        }
+        Node::Leaf(Value::Object(mut object)) => {
+            for key in excluded {
+                object.remove(*key);
+            }
+            canonical_json(&Value::Object(object))
+                .map(|bytes| hasher.update(bytes))
+                .map_err(|e| e.to_string())
+        }
+        _ => Err("semantic hash input is not a JSON object".to_owned()),
+    };
+    Some(result.map(|()| ContentHash::from_digest(&hasher.finalize())))
+}
+
+/// Artifact bytes through the active memo; `None` when no memo is active.
+pub(crate) fn artifact_bytes(value: &impl Serialize) -> Option<Result<Vec<u8>, String>> {
+    let memo = active()?;
+    let node = match value.serialize(NodeSerializer {
+        memo: &memo,
+        depth: 0,
+    }) {
+        Ok(node) => node,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let mut out = Vec::new();
+    Some(write_pretty(&node, 0, &mut out).map(|()| {
+        out.push(b'\n');
+        out
+    }))
+}
+
+/// A value split at the memoized arrays.
+enum Node {
+    Leaf(Value),
+    Array(Vec<Arc<Encoded>>),
+    Object(Vec<(String, Node)>),
+}
+
+fn write_canonical(node: &Node, hasher: &mut Sha256) -> Result<(), String> {
+    match node {
+        Node::Leaf(value) => {
+            hasher.update(canonical_json(value).map_err(|e| e.to_string())?);
+        }
+        Node::Array(items) => {
+            hasher.update(b"[");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    hasher.update(b",");
+                }
+                hasher.update(&item.canonical);
+            }
+            hasher.update(b"]");
+        }
+        Node::Object(fields) => write_canonical_object(fields, hasher)?,
+    }
+    Ok(())
+}
+
+/// RFC 8785: members sorted by their names' UTF-16 code units.
+fn write_canonical_object(fields: &[(String, Node)], hasher: &mut Sha256) -> Result<(), String> {
+    let mut order: Vec<&(String, Node)> = fields.iter().collect();
+    order.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    hasher.update(b"{");
+    for (i, (key, value)) in order.into_iter().enumerate() {
+        if i > 0 {
+            hasher.update(b",");
+        }
+        hasher.update(canonical_json(key).map_err(|e| e.to_string())?);
+        hasher.update(b":");
+        write_canonical(value, hasher)?;
+    }
+    hasher.update(b"}");
+    Ok(())
+}
+
+/// serde_json's pretty form (two-space indent, `": "`), with object keys in code-point order as
+/// `serde_json::Map` keeps them.
+fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), String> {
+    match node {
+        Node::Leaf(value) => {
+            let bytes = serde_json::to_vec_pretty(value).map_err(|e| e.to_string())?;
+            reindent(&bytes, depth, out);
+        }
+        Node::Array(items) if items.is_empty() => out.extend_from_slice(b"[]"),
+        Node::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+                indent(depth + 1, out);
+                out.extend_from_slice(&item.pretty_at(depth + 1));
+            }
+            out.push(b'\n');
+            indent(depth, out);
+            out.push(b']');
+        }
+        Node::Object(fields) if fields.is_empty() => out.extend_from_slice(b"{}"),
+        Node::Object(fields) => {
+            let mut order: Vec<&(String, Node)> = fields.iter().collect();
+            order.sort_by(|a, b| a.0.cmp(&b.0));
+            out.push(b'{');
+            for (i, (key, value)) in order.into_iter().enumerate() {
+                out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+                indent(depth + 1, out);
+                out.extend(serde_json::to_vec(key).map_err(|e| e.to_string())?);
+                out.extend_from_slice(b": ");
+                write_pretty(value, depth + 1, out)?;
+            }
+            out.push(b'\n');
+            indent(depth, out);
+            out.push(b'}');
+        }
+    }
+    Ok(())
+}
+
+fn indent(depth: usize, out: &mut Vec<u8>) {
+    out.extend(std::iter::repeat_n(b' ', depth * 2));
+}
+
+/// Copies pretty JSON printed at level 0 as if printed at `depth`.
+fn reindent(bytes: &[u8], depth: usize, out: &mut Vec<u8>) {
+    reindent_from(bytes, 0, depth, out);
+}
+
+/// Copies pretty JSON printed at level `from` as if printed at level `to`. Every line after the
+/// first starts with at least `from` levels of indentation (JSON strings hold no raw newline).
+fn reindent_from(bytes: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
+    if from == to {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    let mut lines = bytes.split(|b| *b == b'\n');
+    if let Some(first) = lines.next() {
+        out.extend_from_slice(first);
+    }
+    for line in lines {
+        out.push(b'\n');
+        indent(to, out);
+        out.extend_from_slice(line.get(from * 2..).unwrap_or_default());
+    }
+}
+
+/// Serializes the top of an artifact into a [`Node`]: structs near the top become objects, arrays
+/// near the top become memoized elements, everything else becomes a `serde_json::Value` exactly as
+/// `serde_json::to_value` makes it.
+struct NodeSerializer<'a> {
+    memo: &'a EncodingMemo,
+    depth: usize,
+}
+
+type ValueSer = serde_json::value::Serializer;
+/// The unit value of serde_json's value serializer.
+const VALUE_SER: ValueSer = serde_json::value::Serializer;
+type JsonResult<T> = Result<T, serde_json::Error>;
+
+macro_rules! leaf {
+    ($($name:ident($ty:ty)),* $(,)?) => {
+        $(fn $name(self, v: $ty) -> JsonResult<Node> {
+            VALUE_SER.$name(v).map(Node::Leaf)
+        })*
+    };
+}
+
+impl<'a> Serializer for NodeSerializer<'a> {
+    type Ok = Node;
+    type Error = serde_json::Error;
+    type SerializeSeq = SeqNode<'a>;
+    type SerializeTuple = Wrap<<ValueSer as Serializer>::SerializeTuple>;
+    type SerializeTupleStruct = Wrap<<ValueSer as Serializer>::SerializeTupleStruct>;
+    type SerializeTupleVariant = Wrap<<ValueSer as Serializer>::SerializeTupleVariant>;
+    type SerializeMap = Wrap<<ValueSer as Serializer>::SerializeMap>;
+    type SerializeStruct = StructNode<'a>;
+    type SerializeStructVariant = Wrap<<ValueSer as Serializer>::SerializeStructVariant>;
+
+    leaf!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_i128(i128),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_u128(u128),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+    );
+
+    fn serialize_none(self) -> JsonResult<Node> {
+        VALUE_SER.serialize_none().map(Node::Leaf)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> JsonResult<Node> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> JsonResult<Node> {
+        VALUE_SER.serialize_unit().map(Node::Leaf)
+    }
+    fn serialize_unit_struct(self, name: &'static str) -> JsonResult<Node> {
+        VALUE_SER.serialize_unit_struct(name).map(Node::Leaf)
+    }
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> JsonResult<Node> {
+        VALUE_SER
+            .serialize_unit_variant(name, index, variant)
+            .map(Node::Leaf)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> JsonResult<Node> {
+        // serde_json's value serializer is transparent for newtype structs too.
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> JsonResult<Node> {
+        VALUE_SER
+            .serialize_newtype_variant(name, index, variant, value)
+            .map(Node::Leaf)
+    }
+    fn serialize_seq(self, len: Option<usize>) -> JsonResult<SeqNode<'a>> {
+        if (1..=MAX_ARRAY_DEPTH).contains(&self.depth) {
+            Ok(SeqNode::Memo(
+                self.memo,
+                Vec::with_capacity(len.unwrap_or(0)),
+            ))
+        } else {
+            VALUE_SER.serialize_seq(len).map(SeqNode::Plain)
+        }
+    }
+    fn serialize_tuple(self, len: usize) -> JsonResult<Self::SerializeTuple> {
+        VALUE_SER.serialize_tuple(len).map(Wrap)
+    }
+    fn serialize_tuple_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> JsonResult<Self::SerializeTupleStruct> {
+        VALUE_SER.serialize_tuple_struct(name, len).map(Wrap)
+    }
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> JsonResult<Self::SerializeTupleVariant> {
+        VALUE_SER
+            .serialize_tuple_variant(name, index, variant, len)
+            .map(Wrap)
+    }
+    fn serialize_map(self, len: Option<usize>) -> JsonResult<Self::SerializeMap> {
+        VALUE_SER.serialize_map(len).map(Wrap)
+    }
+    fn serialize_struct(self, name: &'static str, len: usize) -> JsonResult<StructNode<'a>> {
+        if self.depth <= MAX_OBJECT_DEPTH {
+            Ok(StructNode::Split(
+                self.memo,
+                self.depth,
+                Vec::with_capacity(len),
+            ))
+        } else {
+            VALUE_SER.serialize_struct(name, len).map(StructNode::Plain)
+        }
+    }
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> JsonResult<Self::SerializeStructVariant> {
+        VALUE_SER
+            .serialize_struct_variant(name, index, variant, len)
+            .map(Wrap)
+    }
+}
+
+/// An array: memoized elements near the top, a plain value below.
+enum SeqNode<'a> {
+    Memo(&'a EncodingMemo, Vec<Arc<Encoded>>),
+    Plain(<ValueSer as Serializer>::SerializeSeq),
+}
+
+impl ser::SerializeSeq for SeqNode<'_> {
+    type Ok = Node;
+    type Error = serde_json::Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
+        match self {
+            SeqNode::Memo(memo, items) => {
+                items.push(memo.encode(value)?);
+                Ok(())
+            }
+            SeqNode::Plain(seq) => seq.serialize_element(value),
+        }
+    }
+    fn end(self) -> JsonResult<Node> {
+        match self {
+            SeqNode::Memo(_, items) => Ok(Node::Array(items)),
+            SeqNode::Plain(seq) => seq.end().map(Node::Leaf),
+        }
+    }
+}
+
+/// A struct: split into fields near the top, a plain value below.
+enum StructNode<'a> {
+    Split(&'a EncodingMemo, usize, Vec<(String, Node)>),
+    Plain(<ValueSer as Serializer>::SerializeStruct),
+}
+
+impl ser::SerializeStruct for StructNode<'_> {
+    type Ok = Node;
+    type Error = serde_json::Error;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> JsonResult<()> {
+        match self {
+            StructNode::Split(memo, depth, fields) => {
+                let node = value.serialize(NodeSerializer {
+                    memo,
+                    depth: *depth + 1,
+                })?;
+                fields.push((key.to_owned(), node));
+                Ok(())
+            }
+            StructNode::Plain(s) => s.serialize_field(key, value),
+        }
+    }
+    fn end(self) -> JsonResult<Node> {
+        match self {
+            StructNode::Split(_, _, fields) => Ok(Node::Object(fields)),
+            StructNode::Plain(s) => s.end().map(Node::Leaf),
+        }
+    }
+}
+
+/// serde_json's own compound serializers, with their `Value` wrapped as a leaf.
+struct Wrap<S>(S);
+
+impl<S: ser::SerializeTuple<Ok = Value, Error = serde_json::Error>> ser::SerializeTuple
+    for Wrap<S>
+{
+    type Ok = Node;
+    type Error = serde_json::Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
+        self.0.serialize_element(value)
+    }
+    fn end(self) -> JsonResult<Node> {
+        self.0.end().map(Node::Leaf)
+    }
+}
+
+impl<S: ser::SerializeTupleStruct<Ok = Value, Error = serde_json::Error>> ser::SerializeTupleStruct
+    for Wrap<S>
+{
+    type Ok = Node;
+    type Error = serde_json::Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
+        self.0.serialize_field(value)
+    }
+    fn end(self) -> JsonResult<Node> {
+        self.0.end().map(Node::Leaf)
+    }
+}
+
+impl<S: ser::SerializeTupleVariant<Ok = Value, Error = serde_json::Error>>
+    ser::SerializeTupleVariant for Wrap<S>
+{
+    type Ok = Node;
+    type Error = serde_json::Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
+        self.0.serialize_field(value)
+    }
+    fn end(self) -> JsonResult<Node> {
+        self.0.end().map(Node::Leaf)
+    }
+}
+
+impl<S: ser::SerializeMap<Ok = Value, Error = serde_json::Error>> ser::SerializeMap for Wrap<S> {
+    type Ok = Node;
+    type Error = serde_json::Error;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> JsonResult<()> {
+        self.0.serialize_key(key)
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
+        self.0.serialize_value(value)
+    }
+    fn end(self) -> JsonResult<Node> {
+        self.0.end().map(Node::Leaf)
+    }
+}
+
+impl<S: ser::SerializeStructVariant<Ok = Value, Error = serde_json::Error>>
+    ser::SerializeStructVariant for Wrap<S>
+{
+    type Ok = Node;
+    type Error = serde_json::Error;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> JsonResult<()> {
+        self.0.serialize_field(key, value)
+    }
+    fn end(self) -> JsonResult<Node> {
+        self.0.end().map(Node::Leaf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::artifact::to_artifact_bytes;
+    use crate::hash::{semantic_hash, semantic_hash_large};
+    use serde_json::json;
+
+    #[derive(Serialize, Clone, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    struct Inner {
+        entries: Vec<Value>,
+        content_hash: String,
+        empty: Vec<u32>,
+    }
+
+    #[derive(Serialize, Clone, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    struct Top {
+        generated_at: String,
+        items: Vec<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        maybe: Option<u32>,
+        nested: Inner,
+        map: std::collections::BTreeMap<String, Vec<u32>>,
+        z: f64,
+        #[serde(rename = "\u{1F600}")]
+        emoji: u8,
+        #[serde(rename = "\u{E000}")]
+        private_use: u8,
+    }
+
+    fn sample(n: usize) -> Top {
+        Top {
+            generated_at: "2026".into(),
+            items: (0..n)
+                .map(|i| json!({"b": i, "a": [1.5, -0.0, 1e21], "s": "line\nbreak \u{7}", "o": {}}))
+                .collect(),
+            maybe: None,
+            nested: Inner {
+                entries: vec![json!({"x": {"y": [1, 2, {"z": null}]}}), json!([])],
+                content_hash: "h".into(),
+                empty: vec![],
+            },
+            map: [("k".to_owned(), vec![1, 2])].into(),
+            z: 0.1,
+            emoji: 1,
+            private_use: 2,
+        }
+    }
+
+    #[test]
+    fn memoized_hash_and_bytes_equal_the_ordinary_ones_and_reuse_elements() {
+        let memo = EncodingMemo::new();
+        for n in [0, 1, 3] {
+            let value = sample(n);
+            let excluded = ["generatedAt", "contentHash"];
+            let plain_hash = semantic_hash(&value, &excluded).unwrap();
+            let plain_bytes = to_artifact_bytes(&value).unwrap();
+            for _ in 0..2 {
+                let (hash, bytes) = with_memo(&memo, || {
+                    (
+                        semantic_hash_large(&value, &excluded).unwrap(),
+                        to_artifact_bytes(&value).unwrap(),
+                    )
+                });
+                assert_eq!(hash, plain_hash);
+                assert_eq!(
+                    String::from_utf8(bytes).unwrap(),
+                    String::from_utf8(plain_bytes.clone()).unwrap()
+                );
+            }
+        }
+        let (hits, misses) = memo.sweep();
+        assert!(hits > 0 && misses > 0, "{hits} {misses}");
+    }
+
+    #[test]
+    fn an_element_written_at_two_depths_is_indented_for_each() {
+        #[derive(Serialize)]
+        struct Outer {
+            inner: InnerList,
+            list: Vec<Value>,
+        }
+        #[derive(Serialize)]
+        struct InnerList {
+            list: Vec<Value>,
+        }
+        let element = json!({"a": {"b": [1, 2]}, "c": "x"});
+        let value = Outer {
+            inner: InnerList {
+                list: vec![element.clone()],
+            },
+            list: vec![element],
+        };
+        let plain = to_artifact_bytes(&value).unwrap();
+        let memo = EncodingMemo::new();
+        for _ in 0..3 {
+            let bytes = with_memo(&memo, || to_artifact_bytes(&value).unwrap());
+            assert_eq!(
+                String::from_utf8(bytes).unwrap(),
+                String::from_utf8(plain.clone()).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn equal_json_of_different_types_never_share_an_entry() {
+        #[derive(Serialize)]
+        struct A {
+            v: Vec<u32>,
+        }
+        #[derive(Serialize)]
+        struct B {
+            v: Vec<u64>,
+        }
+        let memo = EncodingMemo::new();
+        with_memo(&memo, || {
+            to_artifact_bytes(&A { v: vec![1] }).unwrap();
+            to_artifact_bytes(&B { v: vec![1] }).unwrap();
+        });
+        assert_eq!(memo.sweep(), (0, 2));
+    }
+}
