@@ -371,3 +371,46 @@ fn ctrl_c_stops_the_watch_with_exit_0() {
         "stop line",
     );
 }
+
+#[test]
+fn llms_txt_follows_a_retitled_document_without_refreshing_itself() {
+    let repo = fixture_copy("docs-site");
+    let root = repo.path();
+    let watch = Watch::start(root);
+    let llms = root.join("llms.txt");
+    watch.wait_for(|_| llms.exists(), "llms.txt after the initial index");
+    let page = root.join("docs/en/index.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&page, retitle(&text)).unwrap();
+    watch.wait_for(
+        |_| std::fs::read_to_string(&llms).is_ok_and(|t| t.contains("Okapi handbook")),
+        "the new title in llms.txt",
+    );
+    assert_matches_cold_index(&watch, root, "retitle");
+    // Writing llms.txt is our own output: it never triggers a refresh of its own.
+    let refreshes = || {
+        watch
+            .lines()
+            .into_iter()
+            .filter(|l| event(l) == "refresh")
+            .count()
+    };
+    let seen = refreshes();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(
+        refreshes(),
+        seen,
+        "llms.txt must not feed back into the watch"
+    );
+}
+
+/// `text` with its title (front matter `title`, else the first H1) replaced by "Okapi handbook".
+fn retitle(text: &str) -> String {
+    if let Some(line) = text.lines().find(|l| l.starts_with("title:")) {
+        return text.replacen(line, "title: Okapi handbook", 1);
+    }
+    if let Some(line) = text.lines().find(|l| l.starts_with("# ")) {
+        return text.replacen(line, "# Okapi handbook", 1);
+    }
+    format!("# Okapi handbook\n\n{text}")
+}

@@ -254,6 +254,8 @@ impl Session {
                 self.index_file
                     .write(&index, head(&index.content_hash, &index.generated_at))
             })?;
+            // `llms.txt`, exactly as `index` writes it (skipped by the walk and by events).
+            phase("write llms.txt", || crate::llms::write(&self.repo, &index))?;
             Ok((snapshot_written, index_written))
         })();
         let (snapshot_written, index_written) = match written {
@@ -406,8 +408,8 @@ fn event_filter(repo: &Repo) -> EventFilter {
     )
 }
 
-/// Files `index` writes inside the tree but outside `.doc-bridge/`. A hook: empty until `index`
-/// writes `llms.txt` (its configured path belongs here).
-fn generated_outputs(_repo: &Repo) -> BTreeSet<RelPath> {
-    BTreeSet::new()
+/// Files `index` writes inside the tree but outside `.doc-bridge/`: the configured `llms.txt`.
+/// Their events are our own writes, never a reason to refresh.
+fn generated_outputs(repo: &Repo) -> BTreeSet<RelPath> {
+    crate::llms::output_path(repo).into_iter().collect()
 }
