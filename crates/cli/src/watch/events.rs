@@ -137,6 +137,7 @@ mod tests {
         let options = WalkOptions {
             exclude: exclude.iter().map(|s| s.to_string()).collect(),
             threads: 1,
+            skip_files: Vec::new(),
         };
         EventFilter::new(
             root,
