@@ -162,24 +162,38 @@ pub fn snapshot_inputs(repo: &Repo, snapshot: &Snapshot) -> Inputs {
 /// The inputs fingerprint of the repository as it is now, by hashing only: files whose size and
 /// modification time match the stamp cache are not read again.
 pub fn current_inputs(repo: &Repo) -> Result<Inputs, UserError> {
-    let walked = phase("walk", || walk(&repo.root, &walk_options(repo)))
-        .map_err(|e| UserError::error(e.to_string()))?;
     let stamps_path = repo.artifact(STAMPS_FILE);
     let stamps = phase("read stamps", || {
         std::fs::read(&stamps_path)
             .map(|b| Stamps::from_bytes(&b))
             .unwrap_or_default()
     });
+    // No directory and no ignore file moved since the last full walk: the same files, stat'ed
+    // only. Otherwise walk, and record the listing for next time.
+    let quick = phase("quick walk", || stamps.quick_walk(&repo.root));
+    let (files, walked) = match quick {
+        Some(files) => (files, None),
+        None => {
+            let walked = phase("walk", || walk(&repo.root, &walk_options(repo)))
+                .map_err(|e| UserError::error(e.to_string()))?;
+            (Vec::new(), Some(walked))
+        }
+    };
+    let files = walked.as_ref().map_or(&files, |w| &w.files);
     let now = now_ns();
-    let (hashes, read) = phase("hash files", || {
-        hash_all_stamped(&walked.files, &stamps, now)
-    });
-    if read > 0 {
-        // Best effort: the stamp cache is a speed-up; failing to write it changes no answer.
-        let _ = write_atomic(
-            &stamps_path,
-            &Stamps::record(&walked.files, &hashes, now).to_bytes(),
-        );
+    let (hashes, read) = phase("hash files", || hash_all_stamped(files, &stamps, now));
+    // Best effort: the stamp cache is a speed-up; failing to write it changes no answer.
+    let recorded = match &walked {
+        Some(walked) => Some(Stamps::record_walk(walked, &repo.root, &hashes, now)),
+        None if read > 0 => {
+            let mut again = stamps.clone();
+            again.refresh(files, &hashes, now);
+            Some(again)
+        }
+        None => None,
+    };
+    if let Some(recorded) = recorded.filter(|r| *r != stamps) {
+        let _ = write_atomic(&stamps_path, &recorded.to_bytes());
     }
     let files: BTreeMap<RelPath, ContentHash> = hashes.into_iter().collect();
     Ok(phase("fingerprint", || {

@@ -148,3 +148,80 @@ fn invalid_exclude_glob_is_a_usage_error_naming_the_key() {
         stderr(&out)
     );
 }
+
+/// Sets every directory and file under `root` (`.doc-bridge/` aside) to an old modification
+/// time, so stamps recorded afterwards are outside the racy window and can be trusted.
+fn age(root: &std::path::Path) {
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.file_name().is_some_and(|n| n == ".doc-bridge") {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path.clone());
+            }
+            if !path.is_symlink() {
+                std::fs::File::open(&path)
+                    .unwrap()
+                    .set_modified(old)
+                    .unwrap();
+            }
+        }
+        std::fs::File::open(&dir)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+}
+
+fn check_with_timings(root: &std::path::Path) -> (i32, String) {
+    let out = doc_bridge()
+        .args(["index", "--check", "--root"])
+        .arg(root)
+        .env("DOC_BRIDGE_TIMINGS", "1")
+        .output()
+        .unwrap();
+    (code(&out), stderr(&out))
+}
+
+#[test]
+fn freshness_skips_the_walk_only_while_no_directory_or_ignore_file_moved() {
+    let outer = tempfile::tempdir().unwrap();
+    let root = outer.path().join("repo");
+    copy_tree(&fixtures_dir().join("docs-site"), &root);
+    index(&root);
+    age(&root);
+    // The first check walks and records the listing; the second trusts it.
+    let (first, log) = check_with_timings(&root);
+    assert_eq!(first, 0, "{log}");
+    assert!(log.contains("timing walk:"), "{log}");
+    let (second, log) = check_with_timings(&root);
+    assert_eq!(second, 0, "{log}");
+    assert!(
+        !log.contains("timing walk:"),
+        "the quick path was not taken: {log}"
+    );
+
+    // A new file moves its directory's time: walked again, and stale.
+    std::fs::write(root.join("docs/en/zebra.md"), "# Zebra\n").unwrap();
+    let (code, log) = check_with_timings(&root);
+    assert_eq!(code, 1, "{log}");
+    assert!(log.contains("timing walk:"), "{log}");
+    std::fs::remove_file(root.join("docs/en/zebra.md")).unwrap();
+    age(&root);
+    assert_eq!(check_with_timings(&root).0, 0);
+    let (code, log) = check_with_timings(&root);
+    assert_eq!(code, 0);
+    assert!(!log.contains("timing walk:"), "{log}");
+
+    // An ignore file above the root changes what the walk admits without touching the tree.
+    std::fs::write(outer.path().join(".ignore"), "docs/\n").unwrap();
+    let (code, log) = check_with_timings(&root);
+    assert_eq!(
+        code, 1,
+        "an ancestor's ignore file must make the index stale: {log}"
+    );
+}

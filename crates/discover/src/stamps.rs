@@ -12,7 +12,7 @@ use crate::observe::hash_file;
 use crate::walk::WalkedFile;
 
 /// Bumped when the stamp format changes.
-const STAMP_FORMAT: u32 = 1;
+const STAMP_FORMAT: u32 = 2;
 
 /// Files modified this recently (nanoseconds) are never trusted from a stamp: a write within the
 /// same clock tick as the stamp could leave size and time unchanged.
@@ -31,6 +31,49 @@ struct Stamp {
 pub struct Stamps {
     format: u32,
     files: HashMap<String, Stamp>,
+    /// What a full walk saw, for [`Stamps::quick_walk`]; empty when it cannot be trusted.
+    listing: Option<Listing>,
+}
+
+/// The shape of a full walk: every admitted file, every directory entered with its modification
+/// time, and the stamps of the ignore files outside the walked tree that decide what it admits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Listing {
+    files: Vec<String>,
+    dirs: Vec<(String, i128)>,
+    sources: Vec<(String, Option<(u64, i128)>)>,
+}
+
+/// Files outside the walked tree that can change what the walk admits: ignore files of the
+/// ancestors of `root` (the walk honours them), the enclosing repository's `.git/info/exclude`,
+/// and git's global configuration and excludes. Missing ones are recorded as missing.
+pub fn ignore_sources(root: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut sources = Vec::new();
+    for dir in root.ancestors() {
+        for name in [".gitignore", ".ignore", ".git/info/exclude"] {
+            sources.push(dir.join(name));
+        }
+    }
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    if let Some(home) = &home {
+        sources.push(home.join(".gitconfig"));
+    }
+    if let Some(config) = config {
+        sources.push(config.join("git/config"));
+        sources.push(config.join("git/ignore"));
+    }
+    sources
+}
+
+fn source_stamp(path: &std::path::Path) -> Option<(u64, i128)> {
+    let metadata = std::fs::metadata(path).ok()?;
+    Some((
+        metadata.len(),
+        crate::walk::modified_ns(Some(metadata)).unwrap_or(0),
+    ))
 }
 
 impl Stamps {
@@ -71,7 +114,99 @@ impl Stamps {
         Stamps {
             format: STAMP_FORMAT,
             files,
+            listing: None,
         }
+    }
+
+    /// Re-records the file stamps after a quick walk re-hashed some files, keeping the listing
+    /// (the quick walk proved it still holds).
+    pub fn refresh(
+        &mut self,
+        files: &[WalkedFile],
+        hashes: &[(RelPath, ContentHash)],
+        now_ns: i128,
+    ) {
+        self.files = Stamps::record(files, hashes, now_ns).files;
+    }
+
+    /// [`Stamps::record`] plus the walk's listing, so a later freshness check can skip the walk
+    /// while no directory and no ignore source moved. A directory modified within the racy
+    /// window (or without a time) leaves the listing out: it could change again unseen.
+    pub fn record_walk(
+        walk: &crate::walk::Walk,
+        root: &std::path::Path,
+        hashes: &[(RelPath, ContentHash)],
+        now_ns: i128,
+    ) -> Self {
+        let mut stamps = Stamps::record(&walk.files, hashes, now_ns);
+        let dirs: Option<Vec<(String, i128)>> = walk
+            .dirs
+            .iter()
+            .map(|(path, modified)| match modified {
+                Some(ns) if now_ns - ns >= RACY_WINDOW_NS => Some((path.to_string(), *ns)),
+                _ => None,
+            })
+            .collect();
+        stamps.listing = dirs.map(|dirs| Listing {
+            files: walk.files.iter().map(|f| f.path.to_string()).collect(),
+            dirs,
+            sources: ignore_sources(root)
+                .iter()
+                .map(|p| (p.to_string_lossy().into_owned(), source_stamp(p)))
+                .collect(),
+        });
+        stamps
+    }
+
+    /// The walk's files without walking, when nothing that decides the listing moved since the
+    /// recorded full walk: every recorded directory has its recorded modification time (a
+    /// directory's time moves when an entry is added, removed or renamed in it) and every ignore
+    /// source its recorded stamp. Each file is then stat'ed for its size and time, as the walk
+    /// would. `None` (walk instead) on any doubt: no listing, a moved directory or source, a
+    /// vanished file, or a root that is not the recorded one.
+    pub fn quick_walk(&self, root: &std::path::Path) -> Option<Vec<WalkedFile>> {
+        let listing = self.listing.as_ref()?;
+        let same_sources = ignore_sources(root).len() == listing.sources.len()
+            && listing
+                .sources
+                .iter()
+                .all(|(path, stamp)| source_stamp(std::path::Path::new(path)) == *stamp);
+        if !same_sources {
+            return None;
+        }
+        let dirs_still = listing.dirs.par_iter().all(|(dir, recorded)| {
+            let path = if dir == "." {
+                root.to_path_buf()
+            } else {
+                root.join(dir)
+            };
+            std::fs::symlink_metadata(&path)
+                .ok()
+                .filter(|m| m.is_dir())
+                .and_then(|m| crate::walk::modified_ns(Some(m)))
+                == Some(*recorded)
+        });
+        if !dirs_still {
+            return None;
+        }
+        listing
+            .files
+            .par_iter()
+            .map(|file| {
+                let path = RelPath::new(file)?;
+                let full_path = root.join(file);
+                let metadata = std::fs::symlink_metadata(&full_path).ok()?;
+                if !metadata.is_file() {
+                    return None;
+                }
+                Some(WalkedFile {
+                    path,
+                    bytes: metadata.len(),
+                    modified_ns: crate::walk::modified_ns(Some(metadata)),
+                    full_path,
+                })
+            })
+            .collect()
     }
 
     fn lookup(&self, file: &WalkedFile, now_ns: i128) -> Option<ContentHash> {

@@ -44,6 +44,9 @@ pub struct Walk {
     pub files: Vec<WalkedFile>,
     /// Unreadable directories, skipped symbolic links, undecodable names.
     pub diagnostics: Vec<Diagnostic>,
+    /// Every directory the walk entered (the root included), with its modification time: a
+    /// directory whose time has not moved lists the same entries (see `stamps::Stamps::quick_walk`).
+    pub dirs: Vec<(RelPath, Option<i128>)>,
 }
 
 /// Walk options.
@@ -108,6 +111,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, WalkError> {
             if let Ok(mut walk) = found.lock() {
                 match outcome {
                     Visit::File(file) => walk.files.push(file),
+                    Visit::Dir(path, modified_ns) => walk.dirs.push((path, modified_ns)),
                     Visit::Problem(diagnostic) => walk.diagnostics.push(*diagnostic),
                     Visit::Nothing => {}
                 }
@@ -121,6 +125,8 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, WalkError> {
     walk.files.sort_by(|a, b| a.path.cmp(&b.path));
     walk.files.dedup_by(|a, b| a.path == b.path);
     walk.files.retain(|f| !options.skip_files.contains(&f.path));
+    walk.dirs.sort();
+    walk.dirs.dedup_by(|a, b| a.0 == b.0);
     walk.diagnostics
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(walk)
@@ -128,6 +134,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, WalkError> {
 
 enum Visit {
     File(WalkedFile),
+    Dir(RelPath, Option<i128>),
     Problem(Box<Diagnostic>),
     Nothing,
 }
@@ -156,7 +163,10 @@ fn visit(root: &Path, result: Result<DirEntry, ignore::Error>) -> Visit {
         return Visit::Nothing;
     };
     if file_type.is_dir() {
-        return Visit::Nothing;
+        return match relative(root, entry.path()) {
+            Some(path) => Visit::Dir(path, modified_ns(entry.metadata().ok())),
+            None => Visit::Nothing,
+        };
     }
     let Some(path) = relative(root, entry.path()) else {
         return Visit::Problem(Box::new(Diagnostic::new(
@@ -184,10 +194,7 @@ fn visit(root: &Path, result: Result<DirEntry, ignore::Error>) -> Visit {
     }
     let metadata = entry.metadata().ok();
     let bytes = metadata.as_ref().map(|m| m.len()).unwrap_or(0);
-    let modified_ns = metadata
-        .and_then(|m| m.modified().ok())
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map(|d| d.as_nanos() as i128);
+    let modified_ns = modified_ns(metadata);
     Visit::File(WalkedFile {
         path,
         full_path: entry.into_path(),
@@ -288,6 +295,14 @@ fn build_excludes(root: &Path, globs: &[String]) -> Option<Gitignore> {
 }
 
 /// The repository-relative form of `path`, or `None` when it is not valid UTF-8.
+/// A modification time in nanoseconds since the epoch.
+pub(crate) fn modified_ns(metadata: Option<std::fs::Metadata>) -> Option<i128> {
+    metadata
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos() as i128)
+}
+
 fn relative(root: &Path, path: &Path) -> Option<RelPath> {
     let rel = path.strip_prefix(root).ok()?;
     let mut parts = Vec::new();
