@@ -195,7 +195,7 @@ fn the_page_runs_in_headless_chromium_without_console_messages() {
         "accepted is not pending"
     );
     // Acceptance per agent: the person's approval and the pending one.
-    assert!(page.contains("<td>test-agent</td><td>propose-relation</td><td>0</td><td>1</td><td>0</td><td>0</td><td>100%</td>"), "stats row");
+    assert!(page.contains("<td>test-agent</td><td>curator</td><td>propose-relation</td><td>0</td><td>1</td><td>0</td><td>0</td><td>100%</td>"), "stats row");
     // The accepted relation is drawn dashed.
     assert!(
         page.contains(r#"class="edge k-related-to proposed""#),

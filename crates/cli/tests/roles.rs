@@ -154,6 +154,30 @@ fn the_adjudicator_settles_a_canonical_dispute_and_the_winner_waits_for_a_person
     assert_eq!(hash(&before), hash(&after));
     let calls = std::fs::read_to_string(dir.path().join(".doc-bridge/judge-calls")).unwrap();
     assert_eq!(calls.lines().count(), 1);
+
+    // A person approves the winner: the judgment is the reviewer's, and the stats say so.
+    let out = run(dir.path(), &["enrich", "approve", &theirs, "--by", "Ada"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let record: Value = std::fs::read_dir(dir.path().join(".doc-bridge/approvals"))
+        .unwrap()
+        .flatten()
+        .map(|e| serde_json::from_slice(&std::fs::read(e.path()).unwrap()).unwrap())
+        .next()
+        .unwrap();
+    assert_eq!(record["role"], "reviewer");
+    let out = run(dir.path(), &["enrich", "stats", "--json"]);
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        stats["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["agent"] == "reviewer-bot"
+                && r["role"] == "reviewer"
+                && r["kind"] == "mark-canonical"
+                && r["acceptedByPerson"] == 1),
+        "{stats:#}"
+    );
 }
 
 #[test]

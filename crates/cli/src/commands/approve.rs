@@ -169,7 +169,12 @@ pub fn decide_proposal(
         kind: proposal.kind().as_str().to_owned(),
         entity: proposal.entity.to_string(),
         agent_id: proposal.origin.agent_id.clone(),
-        role: "curator".to_owned(),
+        role: role_for(
+            &repo.config,
+            &proposal.origin.agent_id,
+            proposal.kind().as_str(),
+        )
+        .to_owned(),
         payload: serde_json::to_value(&proposal)
             .ok()
             .and_then(|v| v.get("payload").cloned()),
@@ -341,6 +346,8 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
 pub(crate) struct AcceptanceRow {
     /// The agent id.
     pub agent: String,
+    /// The role it played (see [`role_for`]).
+    pub role: String,
     /// The proposal kind.
     pub kind: String,
     /// Accepted by policy.
@@ -377,12 +384,20 @@ impl AcceptanceRow {
 /// Acceptance per (agent, kind), sorted, from the overlay and the approval records. Shared by
 /// `enrich stats` and the review page of `render`.
 pub(crate) fn acceptance_rows(
+    config: &doc_bridge_model::config::Config,
     overlay: Option<&doc_bridge_model::enrichment::EnrichmentOverlayV1>,
     records: &[ApprovalRecord],
 ) -> Vec<AcceptanceRow> {
     use std::collections::BTreeMap;
-    // (agent, kind) → [accepted by policy, accepted by a person, pending, rejected by a person]
-    let mut rows: BTreeMap<(String, String), [u64; 4]> = BTreeMap::new();
+    // (agent, role, kind) → [accepted by policy, accepted by a person, pending, rejected by a person]
+    let mut rows: BTreeMap<(String, String, String), [u64; 4]> = BTreeMap::new();
+    let key = |agent: &str, kind: &str| {
+        (
+            agent.to_owned(),
+            role_for(config, agent, kind).to_owned(),
+            kind.to_owned(),
+        )
+    };
     if let Some(overlay) = overlay {
         for entry in &overlay.accepted {
             let slot = if entry.accepted_by == ACCEPTED_BY_POLICY {
@@ -390,41 +405,88 @@ pub(crate) fn acceptance_rows(
             } else {
                 1
             };
-            rows.entry((
-                entry.proposal.origin.agent_id.clone(),
-                entry.proposal.kind().as_str().to_owned(),
-            ))
-            .or_default()[slot] += 1;
+            let proposal = &entry.proposal;
+            rows.entry(key(&proposal.origin.agent_id, proposal.kind().as_str()))
+                .or_default()[slot] += 1;
         }
         for entry in &overlay.pending {
-            rows.entry((
-                entry.proposal.origin.agent_id.clone(),
-                entry.proposal.kind().as_str().to_owned(),
-            ))
-            .or_default()[2] += 1;
+            let proposal = &entry.proposal;
+            rows.entry(key(&proposal.origin.agent_id, proposal.kind().as_str()))
+                .or_default()[2] += 1;
         }
     }
     for record in records {
         if record.decision == ApprovalDecision::Rejected {
-            rows.entry((record.agent_id.clone(), record.kind.clone()))
-                .or_default()[3] += 1;
+            // The role recorded with the judgment is the one it was made for.
+            rows.entry((
+                record.agent_id.clone(),
+                record.role.clone(),
+                record.kind.clone(),
+            ))
+            .or_default()[3] += 1;
         }
     }
     rows.into_iter()
         .map(
-            |((agent, kind), [by_policy, by_person, pending, rejected_by_person])| AcceptanceRow {
-                agent,
-                kind,
-                by_policy,
-                by_person,
-                pending,
-                rejected_by_person,
+            |((agent, role, kind), [by_policy, by_person, pending, rejected_by_person])| {
+                AcceptanceRow {
+                    agent,
+                    role,
+                    kind,
+                    by_policy,
+                    by_person,
+                    pending,
+                    rejected_by_person,
+                }
             },
         )
         .collect()
 }
 
-/// `doc-bridge enrich stats`: per agent and kind, what the validators and the people decided.
+/// Kinds the reviewer is for (enrichment-overlay-v1, "Roles"); the curator makes the rest.
+const REVIEWER_KINDS: [&str; 4] = [
+    "propose-relation",
+    "flag-contradiction",
+    "rank-hint",
+    "suggest-area",
+];
+
+/// The role `agent_id` played when it proposed a `kind`: the configured role
+/// (`intelligence.registry.roles`, the registry's own agent being the curator unless switched off)
+/// whose identity it is; when one identity plays several roles, the role the kind is for; an
+/// identity the configuration does not name (proposals from a file) counts as the curator.
+pub(crate) fn role_for(
+    config: &doc_bridge_model::config::Config,
+    agent_id: &str,
+    kind: &str,
+) -> &'static str {
+    let registry = config.intelligence.as_ref().and_then(|i| i.get("registry"));
+    let default_agent = registry
+        .and_then(|r| r.get("agentId"))
+        .and_then(serde_json::Value::as_str);
+    let roles = registry.and_then(|r| r.get("roles"));
+    let plays = |role: &str| -> bool {
+        let setting = roles.and_then(|r| r.get(role));
+        let agent = match setting {
+            None if role == "curator" => default_agent,
+            Some(serde_json::Value::Bool(true)) => default_agent,
+            Some(serde_json::Value::Object(agent)) => {
+                agent.get("agentId").and_then(serde_json::Value::as_str)
+            }
+            _ => None,
+        };
+        agent == Some(agent_id)
+    };
+    let reviewer_kind = REVIEWER_KINDS.contains(&kind);
+    match (plays("curator"), plays("reviewer"), plays("adjudicator")) {
+        (_, true, _) if reviewer_kind => "reviewer",
+        (false, true, _) => "reviewer",
+        (false, false, true) => "adjudicator",
+        _ => "curator",
+    }
+}
+
+/// `doc-bridge enrich stats`: per agent, role and kind, what the validators and the people decided.
 pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
     let overlay = match load_overlay(&repo) {
@@ -436,7 +498,7 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
     };
     // Unreadable or foreign files in the store are skipped, never trusted.
     let records = crate::agent_stage::load_judgments(&repo);
-    let rows = acceptance_rows(overlay.as_ref(), &records);
+    let rows = acceptance_rows(&repo.config, overlay.as_ref(), &records);
     let rejected_by_validators = overlay
         .as_ref()
         .map(|o| o.stats.rejection_reasons.clone())
@@ -445,7 +507,7 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
         let table: Vec<_> = rows
             .iter()
             .map(|row| {
-                json!({"agent": row.agent, "kind": row.kind, "acceptedByPolicy": row.by_policy, "acceptedByPerson": row.by_person,
+                json!({"agent": row.agent, "role": row.role, "kind": row.kind, "acceptedByPolicy": row.by_policy, "acceptedByPerson": row.by_person,
                        "pending": row.pending, "rejectedByPerson": row.rejected_by_person,
                        "acceptanceRate": row.rate()})
             })
@@ -462,8 +524,9 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
     for row in &rows {
         let rate = row.percent();
         crate::outln!(
-            "{:<24} {:<19} accepted {} by policy, {} by people; pending {}; rejected by people {}; acceptance {rate}",
+            "{:<24} {:<11} {:<19} accepted {} by policy, {} by people; pending {}; rejected by people {}; acceptance {rate}",
             row.agent,
+            row.role,
             row.kind,
             row.by_policy,
             row.by_person,
@@ -479,4 +542,39 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
         crate::outln!("rejected by the validators: {}", reasons.join(", "));
     }
     Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::role_for;
+    use doc_bridge_model::config::Config;
+
+    fn config(registry: &str) -> Config {
+        let text = format!(r#"{{"schemaVersion": 1, "intelligence": {{"registry": {registry}}}}}"#);
+        Config::parse(text.as_bytes(), "c").unwrap()
+    }
+
+    #[test]
+    fn an_agent_counts_under_the_role_it_is_configured_for() {
+        let c = config(
+            r#"{"agentId": "cur", "roles": {"reviewer": {"agentId": "rev"}, "adjudicator": {"agentId": "judge"}}}"#,
+        );
+        assert_eq!(role_for(&c, "cur", "summarize"), "curator");
+        assert_eq!(role_for(&c, "rev", "mark-canonical"), "reviewer");
+        assert_eq!(role_for(&c, "judge", "mark-canonical"), "adjudicator");
+        // Not configured (a proposal from a file): the curator.
+        assert_eq!(role_for(&c, "someone", "rank-hint"), "curator");
+        assert_eq!(role_for(&Config::default(), "x", "summarize"), "curator");
+    }
+
+    #[test]
+    fn one_identity_in_two_roles_counts_by_what_the_kind_is_for() {
+        let c = config(r#"{"agentId": "bot", "roles": {"reviewer": true}}"#);
+        assert_eq!(role_for(&c, "bot", "add-alias"), "curator");
+        assert_eq!(role_for(&c, "bot", "propose-relation"), "reviewer");
+        let off = config(r#"{"agentId": "bot", "roles": {"curator": false, "reviewer": true}}"#);
+        assert_eq!(role_for(&off, "bot", "add-alias"), "reviewer");
+    }
 }

@@ -51,6 +51,7 @@ pub fn run(args: &RenderArgs) -> CommandResult {
         overlay_problem,
         approvals: &approvals,
         report,
+        config: &repo.config,
     };
     let html =
         render(&inputs).map_err(|e| UserError::error(format!("cannot render the report: {e}")))?;

@@ -40,6 +40,8 @@ pub struct Inputs<'a> {
     pub approvals: &'a [ApprovalRecord],
     /// `check`'s report.
     pub report: CheckReport,
+    /// The configuration (which agent plays which role).
+    pub config: &'a doc_bridge_model::config::Config,
 }
 
 /// A link to an entity card.
@@ -173,6 +175,8 @@ pub struct PendingView {
 pub struct AcceptanceView {
     /// Agent.
     pub agent: String,
+    /// The role it played.
+    pub role: String,
     /// Kind.
     pub kind: String,
     /// Accepted by policy.
@@ -391,11 +395,12 @@ pub fn build(inputs: &Inputs<'_>) -> Page {
             pending.len()
         ));
     }
-    let acceptance = acceptance_rows(inputs.overlay, inputs.approvals)
+    let acceptance = acceptance_rows(inputs.config, inputs.overlay, inputs.approvals)
         .into_iter()
         .map(|row| AcceptanceView {
             rate: row.percent(),
             agent: row.agent,
+            role: row.role,
             kind: row.kind,
             by_policy: row.by_policy,
             by_person: row.by_person,
