@@ -58,6 +58,7 @@ fn reference_agent_runs_the_whole_loop_and_the_cache_saves_every_call_on_an_unch
     let hits = third["stage"]["cacheHits"].as_u64().unwrap();
     assert!(calls >= 1, "{third:#}");
     assert!(hits >= 1 && hits < packs, "{third:#}");
+    assert_eq!(third["stage"]["reRun"].as_u64().unwrap(), packs - hits);
 
     // Intents the agent proposed are searchable.
     let intents = artifact(dir.path(), "index.json")["projection"]["entries"]

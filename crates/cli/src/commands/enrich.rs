@@ -236,6 +236,7 @@ fn print_summary(summary: &Summary, as_json: bool) {
             "packs": s.packs,
             "agentCalls": s.calls,
             "cacheHits": s.cache_hits,
+            "reRun": s.packs - s.cache_hits,
             "offPack": s.off_pack,
             "examples": s.examples,
             "captured": s.captured.len(),
@@ -274,10 +275,11 @@ fn print_summary(summary: &Summary, as_json: bool) {
         }
         if let Some(stage) = &stage {
             crate::outln!(
-                "Packs: {} (agent calls {}, cache hits {}, failed {})",
+                "Packs: {} (agent calls {}, cache hits {}, re-run {}, failed {})",
                 stage.packs,
                 stage.calls,
                 stage.cache_hits,
+                stage.packs - stage.cache_hits,
                 stage.failures.len()
             );
         }
