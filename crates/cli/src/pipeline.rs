@@ -283,16 +283,24 @@ pub struct Searchable {
 /// the cache verified it, and an inputs fingerprint equal to the index's. Otherwise the index is
 /// read and verified ([`load_for_query`]) and the cache rebuilt.
 pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, UserError> {
-    if let Some(stamp) = file_stamp(&repo.artifact(INDEX_FILE))
-        && let Ok(bytes) = phase("read search cache", || {
-            std::fs::read(repo.artifact(SEARCH_CACHE_FILE))
-        })
-        && let Some(cache) = phase("decode search cache", || {
-            SearchCache::from_bytes(&bytes, &stamp)
-        })
-    {
-        let current = phase("fingerprint inputs", || current_inputs(repo))?;
-        if current.hash == cache.inputs_hash {
+    if let Some(stamp) = file_stamp(&repo.artifact(INDEX_FILE)) {
+        // Reading the cache and re-fingerprinting the inputs are independent: do both at once
+        // (on a cache miss the fingerprint is wasted, and the slow path below computes it again).
+        let (cache, current) = rayon::join(
+            || {
+                let bytes = phase("read search cache", || {
+                    std::fs::read(repo.artifact(SEARCH_CACHE_FILE))
+                })
+                .ok()?;
+                phase("decode search cache", || {
+                    SearchCache::from_bytes(&bytes, &stamp)
+                })
+            },
+            || phase("fingerprint inputs", || current_inputs(repo)),
+        );
+        if let Some(cache) = cache
+            && current?.hash == cache.inputs_hash
+        {
             return Ok(Searchable {
                 collection: cache.collection,
                 retrieval: cache.retrieval,
