@@ -12,34 +12,42 @@ use crate::observe::hash_file;
 use crate::walk::WalkedFile;
 
 /// Bumped when the stamp format changes.
-const STAMP_FORMAT: u32 = 2;
+const STAMP_FORMAT: u32 = 3;
 
 /// Files modified this recently (nanoseconds) are never trusted from a stamp: a write within the
 /// same clock tick as the stamp could leave size and time unchanged.
 const RACY_WINDOW_NS: i128 = 2_000_000_000;
 
-/// A recorded stamp.
+/// A recorded stamp: size, modification time and the raw sha256 (32 bytes, not hex: the cache
+/// is read on every query, and half the bytes decode in half the time).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Stamp {
     bytes: u64,
     modified_ns: i128,
-    hash: String,
+    hash: [u8; 32],
+}
+
+/// One walked file and, when it can be trusted later, its stamp.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamped {
+    path: String,
+    stamp: Option<Stamp>,
 }
 
 /// The stamp cache.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stamps {
     format: u32,
-    files: HashMap<String, Stamp>,
-    /// What a full walk saw, for [`Stamps::quick_walk`]; empty when it cannot be trusted.
+    /// Every walked file, sorted by path (the walk's order), each path stored once.
+    files: Vec<Stamped>,
+    /// What else a full walk saw, for [`Stamps::quick_walk`]; absent when it cannot be trusted.
     listing: Option<Listing>,
 }
 
-/// The shape of a full walk: every admitted file, every directory entered with its modification
+/// The shape of a full walk besides its files: every directory entered with its modification
 /// time, and the stamps of the ignore files outside the walked tree that decide what it admits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Listing {
-    files: Vec<String>,
     dirs: Vec<(String, i128)>,
     sources: Vec<(String, Option<(u64, i128)>)>,
 }
@@ -90,27 +98,36 @@ impl Stamps {
         postcard::to_allocvec(self).unwrap_or_default()
     }
 
-    /// Records the hashes of walked files (only those whose stamps can be trusted later).
+    /// Records every walked file, with a stamp for those whose hash can be trusted later (not
+    /// modified within the racy window).
     pub fn record(files: &[WalkedFile], hashes: &[(RelPath, ContentHash)], now_ns: i128) -> Self {
         let by_path: HashMap<&RelPath, &ContentHash> = hashes.iter().map(|(p, h)| (p, h)).collect();
-        let files = files
+        let mut files: Vec<Stamped> = files
             .iter()
-            .filter_map(|file| {
-                let modified_ns = file.modified_ns?;
-                if now_ns - modified_ns < RACY_WINDOW_NS {
-                    return None;
-                }
-                let hash = by_path.get(&file.path)?;
-                Some((
-                    file.path.to_string(),
-                    Stamp {
+            .map(|file| {
+                let stamp = (|| {
+                    let modified_ns = file.modified_ns?;
+                    if now_ns - modified_ns < RACY_WINDOW_NS {
+                        return None;
+                    }
+                    let hash = by_path.get(&file.path)?;
+                    let mut raw = [0u8; 32];
+                    hex::decode_to_slice(hash.as_str(), &mut raw).ok()?;
+                    Some(Stamp {
                         bytes: file.bytes,
                         modified_ns,
-                        hash: hash.to_string(),
-                    },
-                ))
+                        hash: raw,
+                    })
+                })();
+                Stamped {
+                    path: file.path.to_string(),
+                    stamp,
+                }
             })
             .collect();
+        // The walk sorts already; a caller's list might not be.
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.dedup_by(|a, b| a.path == b.path);
         Stamps {
             format: STAMP_FORMAT,
             files,
@@ -148,7 +165,6 @@ impl Stamps {
             })
             .collect();
         stamps.listing = dirs.map(|dirs| Listing {
-            files: walk.files.iter().map(|f| f.path.to_string()).collect(),
             dirs,
             sources: ignore_sources(root)
                 .iter()
@@ -189,10 +205,10 @@ impl Stamps {
         if !dirs_still {
             return None;
         }
-        listing
-            .files
+        self.files
             .par_iter()
-            .map(|file| {
+            .map(|stamped| {
+                let file = &stamped.path;
                 let path = RelPath::new(file)?;
                 let full_path = root.join(file);
                 let metadata = std::fs::symlink_metadata(&full_path).ok()?;
@@ -210,16 +226,16 @@ impl Stamps {
     }
 
     fn lookup(&self, file: &WalkedFile, now_ns: i128) -> Option<ContentHash> {
-        let stamp = self.files.get(file.path.as_str())?;
+        let at = self
+            .files
+            .binary_search_by(|s| s.path.as_str().cmp(file.path.as_str()))
+            .ok()?;
+        let stamp = self.files[at].stamp.as_ref()?;
         let modified_ns = file.modified_ns?;
         let trusted = stamp.bytes == file.bytes
             && stamp.modified_ns == modified_ns
             && now_ns - modified_ns >= RACY_WINDOW_NS;
-        if trusted {
-            ContentHash::parse(&stamp.hash)
-        } else {
-            None
-        }
+        trusted.then(|| ContentHash::from_digest(&stamp.hash))
     }
 }
 
