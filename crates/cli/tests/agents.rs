@@ -9,11 +9,7 @@ use serde_json::{Value, json};
 
 fn configure(dir: &FixtureCopy, cli: Value) {
     let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "reference-agent", "agentVersion": "1", "promptVersion": "1", "cli": cli}}});
-    std::fs::write(
-        dir.path().join("doc-bridge.config.json"),
-        serde_json::to_vec(&config).unwrap(),
-    )
-    .unwrap();
+    write_config(dir.path(), &config);
     index(dir.path());
 }
 
@@ -105,11 +101,7 @@ fn failing_agents_are_recorded_with_value_free_reasons_and_lose_nothing() {
     ];
     for (cli, reason) in cases {
         let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "reference-agent", "promptVersion": "2", "cli": cli}}});
-        std::fs::write(
-            dir.path().join("doc-bridge.config.json"),
-            serde_json::to_vec(&config).unwrap(),
-        )
-        .unwrap();
+        write_config(dir.path(), &config);
         index(dir.path());
         let report = enrich(&dir);
         let failures = report["stage"]["failures"].as_array().unwrap();
@@ -197,11 +189,7 @@ fn http_agent_gets_redacted_packs_and_planted_secrets_never_reach_a_request() {
     .unwrap();
     let (url, seen) = empty_answers(8);
     let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "local-model", "http": {"baseUrl": url, "model": "tiny", "timeoutMs": 5000}}}});
-    std::fs::write(
-        dir.path().join("doc-bridge.config.json"),
-        serde_json::to_vec(&config).unwrap(),
-    )
-    .unwrap();
+    write_config(dir.path(), &config);
     index(dir.path());
     let report = enrich(&dir);
     let calls = report["stage"]["agentCalls"].as_u64().unwrap();
@@ -267,11 +255,7 @@ fn peoples_judgments_become_bounded_examples_until_their_target_changes() {
     let recorder = |prompt: &str| {
         let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "recorder", "promptVersion": prompt,
             "cli": {"command": "sh", "args": ["-c", "cat >> .doc-bridge/requests.jsonl; echo >> .doc-bridge/requests.jsonl; echo '{\"proposals\": []}'"]}}}});
-        std::fs::write(
-            dir.path().join("doc-bridge.config.json"),
-            serde_json::to_vec(&config).unwrap(),
-        )
-        .unwrap();
+        write_config(dir.path(), &config);
         let _ = std::fs::remove_file(dir.path().join(".doc-bridge/requests.jsonl"));
         index(dir.path());
         assert_eq!(code(&run(dir.path(), &["enrich"])), 0);
@@ -335,11 +319,7 @@ fn failed_answers_are_kept_only_when_configured_redacted_and_capped() {
     // Configured: one file per failed pack, redacted before being cut to 48 bytes.
     let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "noisy", "cli": noisy,
         "captureFailedAnswers": {"maxBytes": 48}}}});
-    std::fs::write(
-        dir.path().join("doc-bridge.config.json"),
-        serde_json::to_vec(&config).unwrap(),
-    )
-    .unwrap();
+    write_config(dir.path(), &config);
     index(dir.path());
     let report = enrich(&dir);
     // One capture per failed call (a call may carry several packs of one area).
@@ -365,11 +345,7 @@ fn packs_batched_by_area_decide_the_same_and_cache_per_pack() {
         let dir = fixture_copy("ts-workspace");
         let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "reference-agent",
             "batchSize": batch, "cli": {"command": env!("CARGO_BIN_EXE_doc-bridge-reference-agent")}}}});
-        std::fs::write(
-            dir.path().join("doc-bridge.config.json"),
-            serde_json::to_vec(&config).unwrap(),
-        )
-        .unwrap();
+        write_config(dir.path(), &config);
         index(dir.path());
         let first = enrich(&dir);
         let again = enrich(&dir);
@@ -418,11 +394,7 @@ fn a_batch_holds_packs_of_one_area_only() {
     let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "recorder", "batchSize": 8,
         "roles": {"curator": false, "reviewer": true},
         "cli": {"command": "sh", "args": ["-c", "cat >> .doc-bridge/requests.jsonl; echo >> .doc-bridge/requests.jsonl; echo '{\"proposals\": []}'"]}}}});
-    std::fs::write(
-        dir.path().join("doc-bridge.config.json"),
-        serde_json::to_vec(&config).unwrap(),
-    )
-    .unwrap();
+    write_config(dir.path(), &config);
     index(dir.path());
     enrich(&dir);
     let snapshot = artifact(dir.path(), "snapshot.json");

@@ -57,11 +57,7 @@ fn judge(agent: &str, origin: &str) -> Value {
 
 fn configure(root: &std::path::Path, registry: Value) {
     let config = json!({"schemaVersion": 1, "intelligence": {"registry": registry}});
-    std::fs::write(
-        root.join("doc-bridge.config.json"),
-        serde_json::to_vec(&config).unwrap(),
-    )
-    .unwrap();
+    write_config(root, &config);
 }
 
 /// Indexes, writes the two roles' answers, and configures curator, reviewer and `judge`.

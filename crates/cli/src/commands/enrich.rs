@@ -135,14 +135,14 @@ fn execute(
     let mut current = stored.clone().unwrap_or_else(|| empty_overlay(&snapshot));
     current.accepted = live;
 
+    // Validators see the check report when it was made for this snapshot (evidence with source
+    // `report`, `relatedDiagnosticIds`), else the snapshot's own diagnostics. Read once.
+    let report = pipeline::report_diagnostics(repo, &snapshot);
     // Adjudicate what two roles could not settle (only with a third identity configured). A
     // settled dispute is not reopened: its losers are decided, so replayed proposals are skipped.
     let adjudication = adjudicator
         .as_ref()
-        .map(|judge| adjudicate(repo, &snapshot, judge, &mut raw, &mut current));
-    // Validators see the check report when it was made for this snapshot (evidence with source
-    // `report`, `relatedDiagnosticIds`), else the snapshot's own diagnostics.
-    let report = pipeline::report_diagnostics(repo, &snapshot);
+        .map(|judge| adjudicate(repo, &snapshot, &report, judge, &mut raw, &mut current));
     let decisions = {
         let ctx = Context {
             report_diagnostics: &report,
@@ -322,6 +322,7 @@ struct Adjudication {
 fn adjudicate(
     repo: &Repo,
     snapshot: &doc_bridge_model::snapshot::Snapshot,
+    report: &[doc_bridge_model::snapshot::Diagnostic],
     judge: &crate::agent_stage::RoleAgent,
     raw: &mut Vec<doc_bridge_model::enrichment::RawProposal>,
     current: &mut EnrichmentOverlayV1,
@@ -335,9 +336,8 @@ fn adjudicate(
     let disputes = {
         let pending: Vec<&EnrichmentProposalV1> =
             current.pending.iter().map(|e| &e.proposal).collect();
-        let report = pipeline::report_diagnostics(repo, snapshot);
         let ctx = Context {
-            report_diagnostics: &report,
+            report_diagnostics: report,
             ..Context::new(snapshot)
         }
         .with_overlay(current);

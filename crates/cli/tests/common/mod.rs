@@ -114,3 +114,13 @@ pub fn index(root: &Path) {
     let output = run(root, &["index", "--quiet"]);
     assert_eq!(code(&output), 0, "index failed: {}", stderr(&output));
 }
+
+/// Writes `config` as the repository's `doc-bridge.config.json`.
+#[allow(dead_code)]
+pub fn write_config(root: &Path, config: &serde_json::Value) {
+    std::fs::write(
+        root.join("doc-bridge.config.json"),
+        serde_json::to_vec(config).unwrap(),
+    )
+    .unwrap();
+}
