@@ -15,9 +15,8 @@ pub fn to_artifact_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ArtifactErr
     if let Some(result) = crate::memo::artifact_bytes(value) {
         return result.map_err(ArtifactError::Encode);
     }
-    let json = serde_json::to_value(value).map_err(|e| ArtifactError::Encode(e.to_string()))?;
-    let mut bytes =
-        serde_json::to_vec_pretty(&json).map_err(|e| ArtifactError::Encode(e.to_string()))?;
+    let mut bytes = crate::sorted_json::to_vec(value, crate::sorted_json::Style::Pretty)
+        .map_err(|e| ArtifactError::Encode(e.to_string()))?;
     bytes.push(b'\n');
     Ok(bytes)
 }

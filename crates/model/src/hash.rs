@@ -9,6 +9,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::sorted_json;
+
 /// The algorithm name written next to semantic content hashes (`contentHashAlgo`).
 ///
 /// doc-bridge-index-v1, "Content Hash": sha256 over the RFC 8785 canonical JSON of the whole
@@ -84,28 +86,22 @@ impl StreamingHasher {
 
 /// RFC 8785 canonical JSON of a value: sorted keys (by UTF-16 code unit), ECMAScript number and
 /// string forms, no insignificant whitespace.
-pub fn canonical_json<T: Serialize>(value: &T) -> Result<Vec<u8>, HashError> {
-    serde_json_canonicalizer::to_vec(value).map_err(|e| HashError(e.to_string()))
+pub fn canonical_json<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>, HashError> {
+    sorted_json::to_vec(value, sorted_json::Style::Canonical).map_err(|e| HashError(e.to_string()))
 }
 
 /// sha256 of the canonical JSON of `value`.
-pub fn hash_canonical<T: Serialize>(value: &T) -> Result<ContentHash, HashError> {
+pub fn hash_canonical<T: ?Sized + Serialize>(value: &T) -> Result<ContentHash, HashError> {
     Ok(ContentHash::of_bytes(&canonical_json(value)?))
 }
 
 /// sha256-semantic-v1: the canonical-JSON hash of `value` (which must serialize to an object)
 /// with the top-level keys in `excluded` removed.
-pub fn semantic_hash<T: Serialize>(value: &T, excluded: &[&str]) -> Result<ContentHash, HashError> {
-    let mut json = serde_json::to_value(value).map_err(|e| HashError(e.to_string()))?;
-    match json.as_object_mut() {
-        Some(object) => {
-            for key in excluded {
-                object.remove(*key);
-            }
-        }
-        None => return Err(HashError("semantic hash input is not a JSON object".into())),
-    }
-    hash_canonical(&json)
+pub fn semantic_hash<T: ?Sized + Serialize>(
+    value: &T,
+    excluded: &[&str],
+) -> Result<ContentHash, HashError> {
+    sorted_json::canonical_hash_without(value, excluded).map_err(|e| HashError(e.to_string()))
 }
 
 /// [`semantic_hash`] for whole artifacts: the same hash, computed through the active

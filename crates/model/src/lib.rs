@@ -19,6 +19,7 @@ pub mod report;
 pub mod retrieval;
 pub mod schema;
 pub mod snapshot;
+pub mod sorted_json;
 
 pub use hash::{ContentHash, SEMANTIC_HASH_ALGO};
 pub use ids::{EntityId, RelPath};

@@ -105,9 +105,9 @@ impl EncodingMemo {
                 return Ok(encoded);
             }
         }
-        let json = serde_json::to_value(value)?;
-        let canonical = canonical_json(&json).map_err(ser::Error::custom)?;
-        let pretty = serde_json::to_vec_pretty(&json)?;
+        let canonical = canonical_json(value).map_err(ser::Error::custom)?;
+        let pretty = crate::sorted_json::to_vec(value, crate::sorted_json::Style::Pretty)
+            .map_err(ser::Error::custom)?;
         let encoded = Arc::new(Encoded {
             canonical,
             pretty: Mutex::new((0, pretty.into())),
