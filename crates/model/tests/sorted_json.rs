@@ -1,6 +1,7 @@
 //! The direct sorted-key encoder against the two-step path it replaced: `serde_json::to_value`,
 //! then `serde_json_canonicalizer` (canonical) or `serde_json::to_vec_pretty` (artifacts). Any
 //! byte of difference would change every content hash or every artifact on disk.
+#![allow(clippy::unwrap_used)]
 
 use std::collections::{BTreeMap, HashMap};
 
