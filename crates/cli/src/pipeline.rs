@@ -226,14 +226,25 @@ pub fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
     })
 }
 
-/// Writes the derived caches after an index run: file stamps and the search cache. Failures are
-/// ignored: caches only make later commands faster.
+/// Writes the derived caches after an index run: file stamps, analyses and the search cache.
+/// Failures are ignored: caches only make later commands faster.
 pub fn write_caches(
     repo: &Repo,
     walked: &[WalkedFile],
     snapshot: &Snapshot,
     index: &DocBridgeIndexV1,
     collection: Collection,
+    analyses: &AnalysisCache,
+) {
+    write_file_caches(repo, walked, snapshot, analyses);
+    write_search_cache(repo, index, collection);
+}
+
+/// The caches that depend only on the scan: analyses and file stamps. Best effort.
+pub fn write_file_caches(
+    repo: &Repo,
+    walked: &[WalkedFile],
+    snapshot: &Snapshot,
     analyses: &AnalysisCache,
 ) {
     let _ = write_atomic(&repo.artifact(ANALYSIS_CACHE_FILE), &analyses.to_bytes());
@@ -246,10 +257,11 @@ pub fn write_caches(
         &repo.artifact(STAMPS_FILE),
         &Stamps::record(walked, &hashes, now_ns()).to_bytes(),
     );
-    write_search_cache(repo, index, collection);
 }
 
-fn write_search_cache(
+/// The search cache, keyed by the stamp of the `index.json` just written (so it must follow
+/// that write). Best effort; returns the collection back when it wrote.
+pub fn write_search_cache(
     repo: &Repo,
     index: &DocBridgeIndexV1,
     collection: Collection,

@@ -372,7 +372,17 @@ fn write_escaped(out: &mut Vec<u8>, text: &str) {
     out.push(b'"');
     let bytes = text.as_bytes();
     let mut run = 0;
-    for (i, &byte) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while i < bytes.len() {
+        // Document bodies are long and rarely need escaping: skip eight plain bytes at a time.
+        if let Some(chunk) = bytes.get(i..i + 8)
+            && let Ok(chunk) = <[u8; 8]>::try_from(chunk)
+            && !needs_escape(u64::from_le_bytes(chunk))
+        {
+            i += 8;
+            continue;
+        }
+        let byte = bytes[i];
         let short = match byte {
             b'"' => b'"',
             b'\\' => b'\\',
@@ -382,7 +392,10 @@ fn write_escaped(out: &mut Vec<u8>, text: &str) {
             b'\r' => b'r',
             b'\t' => b't',
             0x00..=0x1f => b'u',
-            _ => continue,
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.extend_from_slice(&bytes[run..i]);
         out.push(b'\\');
@@ -392,10 +405,23 @@ fn write_escaped(out: &mut Vec<u8>, text: &str) {
             out.push(HEX[usize::from(byte >> 4)]);
             out.push(HEX[usize::from(byte & 0xf)]);
         }
-        run = i + 1;
+        i += 1;
+        run = i;
     }
     out.extend_from_slice(&bytes[run..]);
     out.push(b'"');
+}
+
+/// Whether any of eight bytes is `"`, `\` or below 0x20 (the classic has-zero-byte and
+/// has-less-than bit tricks; no false negatives, and a false positive only costs the slow path).
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS != 0;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
+    below_space
+        || has_zero(word ^ (ONES * u64::from(b'"')))
+        || has_zero(word ^ (ONES * u64::from(b'\\')))
 }
 
 /// The compound-value state handed back to serde.
@@ -937,5 +963,39 @@ impl ser::Serializer for KeyWriter<'_> {
         _len: usize,
     ) -> Result<Self::SerializeStructVariant, EncodeError> {
         Err(Self::not_a_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn needs_escape_finds_every_escaped_byte_at_every_position() {
+        for byte in 0..=255u8 {
+            let expected = byte < 0x20 || byte == b'"' || byte == b'\\';
+            for position in 0..8 {
+                let mut word = [b'a'; 8];
+                word[position] = byte;
+                assert_eq!(
+                    needs_escape(u64::from_le_bytes(word)),
+                    expected,
+                    "byte {byte:#x} at {position}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn long_strings_escape_across_chunk_boundaries() {
+        let text = format!(
+            "{}\"{}\n{}\u{1}",
+            "x".repeat(7),
+            "y".repeat(9),
+            "é".repeat(5)
+        );
+        let mut out = Vec::new();
+        write_escaped(&mut out, &text);
+        assert_eq!(out, serde_json::to_vec(&text).unwrap_or_default());
     }
 }
