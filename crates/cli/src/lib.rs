@@ -16,7 +16,6 @@ pub mod pipeline;
 mod progress;
 pub mod render;
 pub mod repo;
-pub mod timing;
 mod watch;
 
 use std::ffi::OsString;

@@ -23,8 +23,8 @@ use crate::clock::now_rfc3339;
 use crate::exit::UserError;
 use crate::progress::Progress;
 use crate::repo::Repo;
-use crate::timing::phase;
 use doc_bridge_model::enrichment::{EnrichmentOverlayV1, validate_overlay};
+use doc_bridge_model::timing::phase;
 use doc_bridge_retrieve::overlay::OverlaySignals;
 
 /// The snapshot file name.
@@ -226,21 +226,8 @@ pub fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
     })
 }
 
-/// Writes the derived caches after an index run: file stamps, analyses and the search cache.
-/// Failures are ignored: caches only make later commands faster.
-pub fn write_caches(
-    repo: &Repo,
-    walked: &[WalkedFile],
-    snapshot: &Snapshot,
-    index: &DocBridgeIndexV1,
-    collection: Collection,
-    analyses: &AnalysisCache,
-) {
-    write_file_caches(repo, walked, snapshot, analyses);
-    write_search_cache(repo, index, collection);
-}
-
-/// The caches that depend only on the scan: analyses and file stamps. Best effort.
+/// The caches that depend only on the scan: analyses and file stamps. Best effort: caches only
+/// make later commands faster.
 pub fn write_file_caches(
     repo: &Repo,
     walked: &[WalkedFile],

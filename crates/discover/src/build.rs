@@ -2,6 +2,7 @@
 //! options. Entities, relations and diagnostics come out sorted, so the bytes never depend on
 //! discovery order or thread count.
 
+use doc_bridge_model::timing::phase;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use doc_bridge_model::hash::{semantic_hash, semantic_hash_large};
@@ -57,8 +58,10 @@ pub fn build_snapshot(
     for file in observed {
         builder.diagnostics.extend(file.diagnostics.iter().cloned());
     }
-    builder.modules_and_areas();
-    builder.documents(exists);
+    phase("snapshot: modules and areas", || {
+        builder.modules_and_areas()
+    });
+    phase("snapshot: documents", || builder.documents(exists));
     builder.depends_on();
     builder.finish(generated_at)
 }
@@ -556,6 +559,7 @@ impl<'a> Builder<'a> {
     }
 
     fn finish(mut self, generated_at: String) -> Snapshot {
+        let sorting = doc_bridge_model::timing::Timer::start("snapshot: sort");
         self.entities.sort_by(|a, b| a.id().cmp(b.id()));
         self.relations.sort_by(|a, b| {
             (&a.from, a.kind, &a.to, &a.evidence, &a.via).cmp(&(
@@ -575,6 +579,7 @@ impl<'a> Builder<'a> {
                 .then_with(|| a.id.cmp(&b.id))
         });
         self.diagnostics.dedup();
+        sorting.stop();
 
         let mut stats = SnapshotStats {
             files: self.observed.len() as u64,
@@ -615,7 +620,9 @@ impl<'a> Builder<'a> {
             diagnostics: self.diagnostics,
             stats,
         };
-        if let Ok(hash) = semantic_hash_large(&snapshot, SNAPSHOT_HASH_EXCLUDED) {
+        if let Ok(hash) = phase("snapshot: seal", || {
+            semantic_hash_large(&snapshot, SNAPSHOT_HASH_EXCLUDED)
+        }) {
             snapshot.content_hash = hash;
         }
         snapshot

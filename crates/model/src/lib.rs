@@ -20,6 +20,7 @@ pub mod retrieval;
 pub mod schema;
 pub mod snapshot;
 pub mod sorted_json;
+pub mod timing;
 
 pub use hash::{ContentHash, SEMANTIC_HASH_ALGO};
 pub use ids::{EntityId, RelPath};

@@ -145,6 +145,11 @@ fn active() -> Option<Arc<EncodingMemo>> {
     ACTIVE.with(|active| active.borrow().clone())
 }
 
+/// The memo active on this thread, to install on a helper thread with [`with_memo`].
+pub fn current() -> Option<Arc<EncodingMemo>> {
+    active()
+}
+
 /// The semantic hash through the active memo; `None` when no memo is active or the value does
 /// not split (the caller then takes the ordinary path).
 pub(crate) fn semantic_hash(

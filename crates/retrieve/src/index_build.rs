@@ -12,6 +12,8 @@ use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field, LEXICON_VERSION}
 use doc_bridge_model::snapshot::{Entity, Package, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 
+use doc_bridge_model::timing::phase;
+
 use crate::collection::Collection;
 use crate::graph::Graph;
 use crate::handoff::{HandoffInput, Owner, build_handoff, package_checks, package_targets};
@@ -108,9 +110,61 @@ pub fn build_index_with_collection(
     snapshot: &Snapshot,
     options: IndexOptions<'_>,
 ) -> (DocBridgeIndexV1, Collection) {
-    let graph = Graph::new(snapshot);
     let config = options.config;
-    let agent_root = options.agent_root;
+    // The routing part (knowledge, handoffs, lookup) and the projection are independent: the
+    // routing part runs on a scoped thread of its own while this thread builds the projection
+    // (which keeps this thread's memos, see `token_memo` and `doc_bridge_model::memo`).
+    let (routing, (projection, collection)) = std::thread::scope(|scope| {
+        let routing = scope.spawn(|| {
+            phase("index: routing", || {
+                routing(snapshot, config, options.agent_root)
+            })
+        });
+        let projected = phase("index: projection", || {
+            project_with_collection(
+                snapshot,
+                options.overlay,
+                config,
+                configuration_hash(config),
+            )
+        });
+        let routing = routing
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (routing, projected)
+    });
+    let Routing {
+        knowledge,
+        handoffs,
+        lookup,
+    } = routing;
+    let mut index = DocBridgeIndexV1 {
+        schema_version: INDEX_SCHEMA_VERSION,
+        content_hash: ContentHash::of_bytes(b""),
+        content_hash_algo: SEMANTIC_HASH_ALGO.to_owned(),
+        generated_at: options.generated_at,
+        project: snapshot.project.clone(),
+        knowledge,
+        handoffs,
+        lookup,
+        inputs: options.inputs,
+        retrieval: retrieval_settings(config),
+        projection,
+        publication: None,
+    };
+    phase("index: seal", || seal(&mut index));
+    (index, collection)
+}
+
+/// The parts of the index that route work: the knowledge entries, the handoffs and the lookup.
+struct Routing {
+    knowledge: Vec<KnowledgeEntry>,
+    handoffs: BTreeMap<String, doc_bridge_model::index::Handoff>,
+    lookup: Lookup,
+}
+
+fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -> Routing {
+    let graph = Graph::new(snapshot);
     let packages: Vec<&Package> = graph.packages().collect();
     let configured = owners(config);
 
@@ -273,31 +327,14 @@ pub fn build_index_with_collection(
     package_names.sort();
     package_names.dedup();
 
-    let (projection, collection) = project_with_collection(
-        snapshot,
-        options.overlay,
-        config,
-        configuration_hash(config),
-    );
-    let mut index = DocBridgeIndexV1 {
-        schema_version: INDEX_SCHEMA_VERSION,
-        content_hash: ContentHash::of_bytes(b""),
-        content_hash_algo: SEMANTIC_HASH_ALGO.to_owned(),
-        generated_at: options.generated_at,
-        project: snapshot.project.clone(),
+    Routing {
         knowledge,
         handoffs,
         lookup: Lookup {
             packages: package_names,
             ownership,
         },
-        inputs: options.inputs,
-        retrieval: retrieval_settings(config),
-        projection,
-        publication: None,
-    };
-    seal(&mut index);
-    (index, collection)
+    }
 }
 
 /// Recomputes and stores the index's `contentHash`.

@@ -11,6 +11,7 @@ use doc_bridge_model::projection::{
 };
 use doc_bridge_model::retrieval::{Field, LEXICON_VERSION};
 use doc_bridge_model::snapshot::{Entity, RelationKind, Snapshot};
+use doc_bridge_model::timing::phase;
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 
 use crate::collection::Collection;
@@ -61,7 +62,9 @@ pub fn project_with_collection(
         .collect();
     entries.extend(routes(snapshot, overlay, config));
     entries.sort_by(|a, b| a.id.cmp(&b.id));
-    graph_metrics(snapshot, overlay, &mut entries);
+    phase("projection: graph metrics", || {
+        graph_metrics(snapshot, overlay, &mut entries)
+    });
 
     let mut projection = RetrievalIndexV1 {
         schema_version: 1,
@@ -84,13 +87,15 @@ pub fn project_with_collection(
         },
         entries,
     };
-    let collection = Collection::build(&projection);
+    let collection = phase("projection: collection", || Collection::build(&projection));
     projection.lexical.average_field_lengths = Field::ALL
         .iter()
         .zip(collection.average)
         .map(|(f, average)| (f.name().to_owned(), (average * 1e6).round() / 1e6))
         .collect();
-    if let Ok(hash) = semantic_hash_large(&projection, PROJECTION_HASH_EXCLUDED) {
+    if let Ok(hash) = phase("projection: seal", || {
+        semantic_hash_large(&projection, PROJECTION_HASH_EXCLUDED)
+    }) {
         projection.content_hash = hash;
     }
     (projection, collection)

@@ -9,7 +9,7 @@ use crate::pipeline::{
 };
 use crate::progress::Progress;
 use crate::repo::Repo;
-use crate::timing::phase;
+use doc_bridge_model::timing::phase;
 
 /// `doc-bridge index [--check]`.
 pub fn run(args: &IndexArgs) -> CommandResult {

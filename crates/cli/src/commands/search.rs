@@ -32,7 +32,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
         scoring: Scoring::from_settings(&loaded.retrieval),
     };
     let collection = &loaded.collection;
-    let hits = crate::timing::phase("rank", || search(collection, &query, &options));
+    let hits = doc_bridge_model::timing::phase("rank", || search(collection, &query, &options));
     let entries = &collection.entries;
     if args.output.json {
         let results: Vec<serde_json::Value> =

@@ -31,7 +31,7 @@ use crate::args::IndexArgs;
 use crate::exit::{CommandResult, Exit, UserError};
 use crate::pipeline::{self, ANALYSIS_CACHE_FILE, Head, INDEX_FILE, SNAPSHOT_FILE};
 use crate::repo::Repo;
-use crate::timing::phase;
+use doc_bridge_model::timing::phase;
 
 use events::{Batch, EventFilter};
 use observations::{Changes, Observations};
@@ -237,27 +237,60 @@ impl Session {
             self.observations.walk_diagnostics(),
             self.snapshot_file.previous(),
         );
-        let (index, collection) =
-            pipeline::index_after(&self.repo, &snapshot, self.index_file.previous());
         let head = |content_hash: &doc_bridge_model::ContentHash, generated_at: &str| Head {
             content_hash: content_hash.clone(),
             generated_at: generated_at.to_owned(),
         };
-        let written = (|| -> Result<(bool, bool), UserError> {
-            let snapshot_written = phase("write snapshot", || {
-                self.snapshot_file.write(
-                    &snapshot,
-                    head(&snapshot.content_hash, &snapshot.generated_at),
-                )
-            })?;
-            let index_written = phase("write index", || {
-                self.index_file
-                    .write(&index, head(&index.content_hash, &index.generated_at))
+        // As in `index`: the snapshot is written on a scoped thread while the index is built,
+        // and the file caches while the index is written. The helper threads get this thread's
+        // encoding memo.
+        let memo = doc_bridge_model::memo::current();
+        let with_this_memo = |work: &mut dyn FnMut() -> Result<bool, UserError>| match &memo {
+            Some(memo) => with_memo(memo, work),
+            None => work(),
+        };
+        let (repo, snapshot_file, index_file) =
+            (&self.repo, &mut self.snapshot_file, &mut self.index_file);
+        let ((index, collection), snapshot_written) = std::thread::scope(|scope| {
+            let writer = scope.spawn(|| {
+                with_this_memo(&mut || {
+                    phase("write snapshot", || {
+                        snapshot_file.write(
+                            &snapshot,
+                            head(&snapshot.content_hash, &snapshot.generated_at),
+                        )
+                    })
+                })
+            });
+            let built = pipeline::index_after(repo, &snapshot, index_file.previous());
+            let written = writer.join().unwrap_or_else(|_| {
+                Err(UserError::error(
+                    "internal error: writing the snapshot failed",
+                ))
+            });
+            (built, written)
+        });
+        let walked = self.observations.walked();
+        let written = snapshot_written.and_then(|snapshot_written| {
+            let index_written = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    phase("write file caches", || {
+                        pipeline::write_file_caches(
+                            repo,
+                            walked,
+                            &snapshot,
+                            &AnalysisCache::from_observed(&observed),
+                        )
+                    })
+                });
+                phase("write index", || {
+                    index_file.write(&index, head(&index.content_hash, &index.generated_at))
+                })
             })?;
             // `llms.txt`, exactly as `index` writes it (skipped by the walk and by events).
-            phase("write llms.txt", || crate::llms::write(&self.repo, &index))?;
+            phase("write llms.txt", || crate::llms::write(repo, &index))?;
             Ok((snapshot_written, index_written))
-        })();
+        });
         let (snapshot_written, index_written) = match written {
             Ok(written) => written,
             Err(error) => {
@@ -266,15 +299,8 @@ impl Session {
                 return Ok(());
             }
         };
-        phase("write caches", || {
-            pipeline::write_caches(
-                &self.repo,
-                self.observations.walked(),
-                &snapshot,
-                &index,
-                collection,
-                &AnalysisCache::from_observed(&observed),
-            )
+        phase("write search cache", || {
+            pipeline::write_search_cache(&self.repo, &index, collection)
         });
         let elapsed = started.elapsed();
         let report = Report {

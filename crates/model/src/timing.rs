@@ -21,3 +21,30 @@ pub fn phase<T>(label: &str, work: impl FnOnce() -> T) -> T {
     );
     result
 }
+
+/// A phase whose start and end are in different places (see [`phase`]).
+pub struct Timer<'a> {
+    label: &'a str,
+    start: Option<Instant>,
+}
+
+impl<'a> Timer<'a> {
+    /// Starts timing `label` (a no-op unless timings are enabled).
+    pub fn start(label: &'a str) -> Self {
+        Self {
+            label,
+            start: enabled().then(Instant::now),
+        }
+    }
+
+    /// Prints the elapsed time.
+    pub fn stop(self) {
+        if let Some(start) = self.start {
+            eprintln!(
+                "timing {}: {:.1} ms",
+                self.label,
+                start.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+    }
+}
