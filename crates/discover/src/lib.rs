@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod observe;
 pub mod packages;
 pub mod stamps;
+pub mod stat;
 pub mod walk;
 
 pub use build::{BuildOptions, analyzer_versions, build_snapshot};

@@ -205,21 +205,19 @@ impl Stamps {
         if !dirs_still {
             return None;
         }
+        let paths: Vec<&str> = self.files.iter().map(|s| s.path.as_str()).collect();
+        let stats =
+            doc_bridge_model::timing::phase("stat files", || crate::stat::stat_files(root, &paths));
         self.files
-            .par_iter()
-            .map(|stamped| {
-                let file = &stamped.path;
-                let path = RelPath::new(file)?;
-                let full_path = root.join(file);
-                let metadata = std::fs::symlink_metadata(&full_path).ok()?;
-                if !metadata.is_file() {
-                    return None;
-                }
+            .iter()
+            .zip(stats)
+            .map(|(stamped, stat)| {
+                let stat = stat?;
                 Some(WalkedFile {
-                    path,
-                    bytes: metadata.len(),
-                    modified_ns: crate::walk::modified_ns(Some(metadata)),
-                    full_path,
+                    path: RelPath::new(&stamped.path)?,
+                    bytes: stat.bytes,
+                    modified_ns: stat.modified_ns,
+                    full_path: root.join(&stamped.path),
                 })
             })
             .collect()

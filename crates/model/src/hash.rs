@@ -27,12 +27,19 @@ pub struct ContentHash(String);
 impl ContentHash {
     /// The hash of `bytes` exactly as given, so `sha256sum` agrees with it.
     pub fn of_bytes(bytes: &[u8]) -> Self {
-        Self(hex::encode(Sha256::digest(bytes)))
+        Self::from_digest(&Sha256::digest(bytes))
     }
 
     /// Wraps an already computed digest.
     pub fn from_digest(digest: &[u8]) -> Self {
-        Self(hex::encode(digest))
+        // `hex::encode` goes character by character; a fingerprint encodes one hash per file.
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = String::with_capacity(digest.len() * 2);
+        for byte in digest {
+            text.push(char::from(HEX[usize::from(byte >> 4)]));
+            text.push(char::from(HEX[usize::from(byte & 0xf)]));
+        }
+        Self(text)
     }
 
     /// Parses a 64-character lowercase hex string.

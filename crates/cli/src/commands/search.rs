@@ -5,6 +5,8 @@ use serde_json::json;
 use doc_bridge_retrieve::collection::EntryMeta;
 use doc_bridge_retrieve::rank::{Hit, Scoring, SearchOptions, search};
 
+use doc_bridge_model::timing::phase;
+
 use crate::args::SearchArgs;
 use crate::exit::{CommandResult, Exit, UserError};
 use crate::pipeline::load_for_search;
@@ -15,8 +17,12 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     if !(0.0..=1.0).contains(&args.floor) {
         return Err(UserError::error("--floor must be between 0 and 1"));
     }
-    let repo = Repo::open(args.common.root.as_deref())?;
-    let loaded = load_for_search(&repo, args.allow_stale)?;
+    let repo = phase("open repository", || {
+        Repo::open(args.common.root.as_deref())
+    })?;
+    let loaded = phase("load for search", || {
+        load_for_search(&repo, args.allow_stale)
+    })?;
     let query = args.query.join(" ");
     let options = SearchOptions {
         limit: args.limit,
@@ -32,7 +38,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
         scoring: Scoring::from_settings(&loaded.retrieval),
     };
     let collection = &loaded.collection;
-    let hits = doc_bridge_model::timing::phase("rank", || search(collection, &query, &options));
+    let hits = phase("rank", || search(collection, &query, &options));
     let entries = &collection.entries;
     if args.output.json {
         let results: Vec<serde_json::Value> =
