@@ -2,7 +2,7 @@
 //! serializable, so it can be cached under `.doc-bridge/cache/` and loaded without reading or
 //! re-tokenizing the index (the cache is derived, never authoritative).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use doc_bridge_model::projection::RetrievalIndexV1;
@@ -89,7 +89,7 @@ pub(crate) type AnalysedEntry = (Vec<(String, [u16; FIELD_COUNT])>, [u32; FIELD_
 
 /// Tokenizes one entry's fields (in `Field::ALL` order): a pure function of the texts.
 fn analyse(texts: &[&str; FIELD_COUNT]) -> AnalysedEntry {
-    let mut counts: HashMap<String, [u16; FIELD_COUNT]> = HashMap::new();
+    let mut counts: FxHashMap<String, [u16; FIELD_COUNT]> = FxHashMap::default();
     let mut length = [0u32; FIELD_COUNT];
     for (f, text) in texts.iter().enumerate() {
         lexicon::tokenize(text, &mut |token| {
@@ -196,11 +196,13 @@ impl Collection {
     /// Tokenizes every entry's fields and builds the tables.
     pub fn build(projection: &RetrievalIndexV1) -> Self {
         // term → (encoded postings, count, next entry index for delta coding)
-        let mut postings: HashMap<String, (Vec<u8>, u32, u32)> = HashMap::new();
+        // Fx, not SipHash: terms are the repository's own text, and the merge below hashes every
+        // term of every entry (the table is sorted afterwards, so map order never shows).
+        let mut postings: FxHashMap<String, (Vec<u8>, u32, u32)> = FxHashMap::default();
         let mut lengths = Vec::with_capacity(projection.entries.len());
         let mut totals = [0f64; FIELD_COUNT];
-        let mut exact: HashMap<String, Vec<(u32, ExactKind)>> = HashMap::new();
-        let by_id: HashMap<&str, u32> = projection
+        let mut exact: FxHashMap<String, Vec<(u32, ExactKind)>> = FxHashMap::default();
+        let by_id: FxHashMap<&str, u32> = projection
             .entries
             .iter()
             .enumerate()
@@ -234,11 +236,9 @@ impl Collection {
                 *total += f64::from(length[f]);
             }
             for (term, tf) in terms {
-                if !postings.contains_key(term.as_str()) {
-                    postings.insert(term.clone(), (Vec::new(), 0, 0));
-                }
-                let Some(list) = postings.get_mut(term.as_str()) else {
-                    continue;
+                let list = match postings.get_mut(term.as_str()) {
+                    Some(list) => list,
+                    None => postings.entry(term.clone()).or_insert((Vec::new(), 0, 0)),
                 };
                 encode_posting(&mut list.0, list.2, index, tf);
                 list.1 += 1;
