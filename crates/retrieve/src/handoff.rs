@@ -31,12 +31,8 @@ pub fn reading_list(
     agent_root: Option<&RelPath>,
     owner_names: &[&str],
 ) -> Vec<(RelPath, &'static str)> {
-    let mut ordered: Vec<(RelPath, &'static str)> = Vec::new();
-    let push = |path: RelPath, reason: &'static str, list: &mut Vec<(RelPath, &'static str)>| {
-        if !list.iter().any(|(p, _)| *p == path) {
-            list.push((path, reason));
-        }
-    };
+    let mut ordered = Ordered::default();
+    let push = |path: RelPath, reason: &'static str, list: &mut Ordered| list.push(path, reason);
     // 1. The ownership agent doc, then agent docs that name an owner of the scope.
     if let Some(doc) = owner
         .and_then(|o| o.agent_doc.clone())
@@ -80,7 +76,11 @@ pub fn reading_list(
         }
     }
     // 4. One links-to hop from what was found so far.
-    let found: Vec<EntityId> = ordered.iter().map(|(p, _)| EntityId::document(p)).collect();
+    let found: Vec<EntityId> = ordered
+        .list
+        .iter()
+        .map(|(p, _)| EntityId::document(p))
+        .collect();
     let mut hop: BTreeSet<RelPath> = BTreeSet::new();
     for id in &found {
         for relation in graph
@@ -127,7 +127,23 @@ pub fn reading_list(
     {
         push(index, "corpus index", &mut ordered);
     }
-    ordered
+    ordered.list
+}
+
+/// A reading list under construction: first reason wins, each path once (a set beside the list,
+/// since a package's list can hold thousands of documents).
+#[derive(Default)]
+struct Ordered {
+    list: Vec<(RelPath, &'static str)>,
+    seen: std::collections::HashSet<RelPath>,
+}
+
+impl Ordered {
+    fn push(&mut self, path: RelPath, reason: &'static str) {
+        if self.seen.insert(path.clone()) {
+            self.list.push((path, reason));
+        }
+    }
 }
 
 /// Checks for a package: (commands, source).
