@@ -370,6 +370,18 @@ pub fn read_head(path: &std::path::Path) -> Option<Head> {
     serde_json::from_slice(&bytes).ok()
 }
 
+/// The result of the thread that wrote the snapshot (`index` and the watch loop write it while
+/// the index builds); a panic there (a bug) becomes an error instead of tearing the process down.
+pub fn snapshot_written(
+    result: std::thread::Result<Result<bool, UserError>>,
+) -> Result<bool, UserError> {
+    result.unwrap_or_else(|_| {
+        Err(UserError::error(
+            "internal error: writing the snapshot failed",
+        ))
+    })
+}
+
 /// Writes an artifact atomically unless the file already holds exactly these bytes.
 /// Returns whether it wrote.
 pub fn write_if_changed<T: serde::Serialize>(

@@ -32,14 +32,13 @@ impl ContentHash {
 
     /// Wraps an already computed digest.
     pub fn from_digest(digest: &[u8]) -> Self {
-        // `hex::encode` goes character by character; a fingerprint encodes one hash per file.
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut text = String::with_capacity(digest.len() * 2);
-        for byte in digest {
-            text.push(char::from(HEX[usize::from(byte >> 4)]));
-            text.push(char::from(HEX[usize::from(byte & 0xf)]));
+        // `hex::encode` goes character by character through an iterator; a fingerprint encodes
+        // one hash per file, so encode into a buffer in one go.
+        let mut text = vec![0; digest.len() * 2];
+        match hex::encode_to_slice(digest, &mut text) {
+            Ok(()) => Self(String::from_utf8(text).unwrap_or_default()),
+            Err(_) => Self(hex::encode(digest)),
         }
-        Self(text)
     }
 
     /// Parses a 64-character lowercase hex string.

@@ -141,13 +141,9 @@ pub fn with_memo<R>(memo: &Arc<EncodingMemo>, work: impl FnOnce() -> R) -> R {
     work()
 }
 
-fn active() -> Option<Arc<EncodingMemo>> {
-    ACTIVE.with(|active| active.borrow().clone())
-}
-
 /// The memo active on this thread, to install on a helper thread with [`with_memo`].
 pub fn current() -> Option<Arc<EncodingMemo>> {
-    active()
+    ACTIVE.with(|active| active.borrow().clone())
 }
 
 /// The semantic hash through the active memo; `None` when no memo is active or the value does
@@ -156,7 +152,7 @@ pub(crate) fn semantic_hash(
     value: &impl Serialize,
     excluded: &[&str],
 ) -> Option<Result<ContentHash, String>> {
-    let memo = active()?;
+    let memo = current()?;
     let node = match value.serialize(NodeSerializer {
         memo: &memo,
         depth: 0,
@@ -188,7 +184,7 @@ pub(crate) fn semantic_hash(
 
 /// Artifact bytes through the active memo; `None` when no memo is active.
 pub(crate) fn artifact_bytes(value: &impl Serialize) -> Option<Result<Vec<u8>, String>> {
-    let memo = active()?;
+    let memo = current()?;
     let node = match value.serialize(NodeSerializer {
         memo: &memo,
         depth: 0,

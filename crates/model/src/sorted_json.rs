@@ -219,18 +219,10 @@ impl<'x> Writer<'x> {
         }
         self.newline(self.depth);
         let start = self.out.len();
+        // The arena and the output are separate fields, so a map key is written without a copy.
         let text = match key {
             Key::Static(text) => text,
-            Key::Arena(a, b) => {
-                // Borrow the arena and the output separately.
-                let (arena, out) = (&self.key_arena, &mut self.out);
-                write_escaped(out, &arena[a..b]);
-                out.push(b':');
-                if self.style == Style::Pretty {
-                    out.push(b' ');
-                }
-                return start;
-            }
+            Key::Arena(a, b) => &self.key_arena[a..b],
         };
         write_escaped(&mut self.out, text);
         self.out.push(b':');
@@ -666,28 +658,16 @@ impl Compound<'_, '_> {
         Ok(())
     }
 
-    fn object_state(&mut self) -> Result<&mut ObjectState, EncodeError> {
-        match &mut self.kind {
-            CompoundKind::Object(state) | CompoundKind::VariantObject { inner: state, .. } => {
-                Ok(state)
-            }
-            _ => Err(EncodeError("object entry outside an object".into())),
-        }
-    }
-
     fn field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<(), EncodeError> {
-        let writer: &mut Writer = self.writer;
-        let state = match &mut self.kind {
-            CompoundKind::Object(state) | CompoundKind::VariantObject { inner: state, .. } => state,
-            _ => return Err(EncodeError("object entry outside an object".into())),
-        };
-        let start = writer.begin_entry(state, Key::Static(key));
-        value.serialize(&mut *writer)?;
-        writer.end_entry(Key::Static(key), start);
+        let start = self
+            .writer
+            .begin_entry(object_state(&mut self.kind)?, Key::Static(key));
+        value.serialize(&mut *self.writer)?;
+        self.writer.end_entry(Key::Static(key), start);
         Ok(())
     }
 
@@ -701,6 +681,14 @@ impl Compound<'_, '_> {
             _ => return Err(EncodeError("object end outside an object".into())),
         }
         Ok(())
+    }
+}
+
+/// The object a struct field or map entry belongs to.
+fn object_state(kind: &mut CompoundKind) -> Result<&mut ObjectState, EncodeError> {
+    match kind {
+        CompoundKind::Object(state) | CompoundKind::VariantObject { inner: state, .. } => Ok(state),
+        _ => Err(EncodeError("object entry outside an object".into())),
     }
 }
 
@@ -795,8 +783,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncodeError> {
-        let pending = self
-            .object_state()?
+        let pending = object_state(&mut self.kind)?
             .pending
             .take()
             .ok_or_else(|| EncodeError("map value without a key".into()))?;

@@ -10,15 +10,9 @@ fn enabled() -> bool {
 
 /// Runs `work`, printing how long it took under `label` when timings are enabled.
 pub fn phase<T>(label: &str, work: impl FnOnce() -> T) -> T {
-    if !enabled() {
-        return work();
-    }
-    let start = Instant::now();
+    let timer = Timer::start(label);
     let result = work();
-    eprintln!(
-        "timing {label}: {:.1} ms",
-        start.elapsed().as_secs_f64() * 1000.0
-    );
+    timer.stop();
     result
 }
 

@@ -33,7 +33,7 @@ pub fn run(args: &IndexArgs) -> CommandResult {
             })
         });
         let built = pipeline::index(&repo, &snapshot);
-        (built, joined(writer.join()))
+        (built, pipeline::snapshot_written(writer.join()))
     });
     let wrote_snapshot = wrote_snapshot?;
     let wrote_index = std::thread::scope(|scope| {
@@ -87,15 +87,6 @@ pub fn run(args: &IndexArgs) -> CommandResult {
         );
     }
     Ok(Exit::Ok)
-}
-
-/// A writer thread's result; a panic there (a bug) becomes an error instead of tearing down.
-fn joined(result: std::thread::Result<Result<bool, UserError>>) -> Result<bool, UserError> {
-    result.unwrap_or_else(|_| {
-        Err(UserError::error(
-            "internal error: writing the snapshot failed",
-        ))
-    })
 }
 
 /// `doc-bridge index --check`: fresh (0), stale or missing (1), invalid (2). Writes nothing.

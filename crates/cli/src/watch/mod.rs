@@ -263,12 +263,7 @@ impl Session {
                 })
             });
             let built = pipeline::index_after(repo, &snapshot, index_file.previous());
-            let written = writer.join().unwrap_or_else(|_| {
-                Err(UserError::error(
-                    "internal error: writing the snapshot failed",
-                ))
-            });
-            (built, written)
+            (built, pipeline::snapshot_written(writer.join()))
         });
         let walked = self.observations.walked();
         let written = snapshot_written.and_then(|snapshot_written| {
