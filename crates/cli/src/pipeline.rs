@@ -159,15 +159,61 @@ pub fn snapshot_inputs(repo: &Repo, snapshot: &Snapshot) -> Inputs {
     )
 }
 
+/// The freshness of recorded inputs against the repository as it is now. The stamp cache decides
+/// the common case alone (no file moved: the inputs hash is recomputed from the recorded file
+/// digest); anything else fingerprints the repository ([`current_inputs`]) and names what moved.
+pub fn freshness_of(
+    repo: &Repo,
+    recorded: &Inputs,
+) -> Result<doc_bridge_retrieve::Freshness, UserError> {
+    let stamps = read_stamps(repo);
+    if unchanged_inputs_hash(repo, &stamps).as_ref() == Some(&recorded.hash) {
+        return Ok(doc_bridge_retrieve::Freshness::default());
+    }
+    let current = current_inputs_with(repo, stamps)?;
+    Ok(doc_bridge_retrieve::compare(recorded, &current))
+}
+
+/// The current `inputs.hash`: from the stamp cache when it vouches for every file, else by
+/// fingerprinting the repository.
+pub fn current_inputs_hash(repo: &Repo) -> Result<ContentHash, UserError> {
+    let stamps = read_stamps(repo);
+    match unchanged_inputs_hash(repo, &stamps) {
+        Some(hash) => Ok(hash),
+        None => Ok(current_inputs_with(repo, stamps)?.hash),
+    }
+}
+
+/// `inputs.hash` when no input file moved since the stamp cache was recorded (no file is read,
+/// no list is built); `None` when the cache cannot vouch for that.
+fn unchanged_inputs_hash(repo: &Repo, stamps: &Stamps) -> Option<ContentHash> {
+    let digest = phase("unchanged stamps", || {
+        stamps.unchanged_digest(&repo.root, now_ns())
+    })?;
+    Some(doc_bridge_retrieve::inputs::inputs_hash(
+        &digest,
+        stamps.file_count() as u64,
+        &inputs_configuration_hash(repo),
+        &analyzer_versions(),
+    ))
+}
+
+fn read_stamps(repo: &Repo) -> Stamps {
+    phase("read stamps", || {
+        std::fs::read(repo.artifact(STAMPS_FILE))
+            .map(|b| Stamps::from_bytes(&b))
+            .unwrap_or_default()
+    })
+}
+
 /// The inputs fingerprint of the repository as it is now, by hashing only: files whose size and
 /// modification time match the stamp cache are not read again.
 pub fn current_inputs(repo: &Repo) -> Result<Inputs, UserError> {
+    current_inputs_with(repo, read_stamps(repo))
+}
+
+fn current_inputs_with(repo: &Repo, stamps: Stamps) -> Result<Inputs, UserError> {
     let stamps_path = repo.artifact(STAMPS_FILE);
-    let stamps = phase("read stamps", || {
-        std::fs::read(&stamps_path)
-            .map(|b| Stamps::from_bytes(&b))
-            .unwrap_or_default()
-    });
     // No directory and no ignore file moved since the last full walk: the same files, stat'ed
     // only. Otherwise walk, and record the listing for next time.
     let quick = phase("quick walk", || stamps.quick_walk(&repo.root));
@@ -295,10 +341,10 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
                     SearchCache::from_bytes(&bytes, &stamp)
                 })
             },
-            || phase("fingerprint inputs", || current_inputs(repo)),
+            || phase("fingerprint inputs", || current_inputs_hash(repo)),
         );
         if let Some(cache) = cache
-            && current?.hash == cache.inputs_hash
+            && current? == cache.inputs_hash
         {
             return Ok(Searchable {
                 collection: cache.collection,
@@ -486,8 +532,7 @@ pub fn stale_error(freshness: &doc_bridge_retrieve::Freshness) -> UserError {
 /// Missing or invalid: exit 2. Stale: exit 1 naming the changed files, unless `allow_stale`.
 pub fn load_for_query(repo: &Repo, allow_stale: bool) -> Result<Loaded, UserError> {
     let index = verified_index(repo)?;
-    let current = current_inputs(repo)?;
-    let freshness = doc_bridge_retrieve::compare(&index.inputs, &current);
+    let freshness = freshness_of(repo, &index.inputs)?;
     if freshness.is_fresh() {
         return Ok(Loaded { index, stale: None });
     }

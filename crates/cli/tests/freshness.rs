@@ -204,6 +204,28 @@ fn freshness_skips_the_walk_only_while_no_directory_or_ignore_file_moved() {
         !log.contains("timing walk:"),
         "the quick path was not taken: {log}"
     );
+    // Nothing moved since the stamps were recorded: they alone decide, nothing is hashed.
+    assert!(
+        log.contains("timing unchanged stamps:") && !log.contains("timing hash files:"),
+        "the stamps did not decide alone: {log}"
+    );
+
+    // Edits in place move no directory: the stamps must still catch them. The same bytes
+    // written again (a new time, the same content) stay fresh; other bytes of the same length
+    // do not.
+    let page = root.join("docs/en/index.md");
+    let bytes = std::fs::read(&page).unwrap();
+    std::fs::write(&page, &bytes).unwrap();
+    let (code, log) = check_with_timings(&root);
+    assert_eq!(code, 0, "rewriting the same bytes made it stale: {log}");
+    let mut edited = bytes.clone();
+    let last = edited.len() - 2;
+    edited[last] = if edited[last] == b'x' { b'y' } else { b'x' };
+    std::fs::write(&page, &edited).unwrap();
+    let (code, log) = check_with_timings(&root);
+    assert_eq!(code, 1, "an edit in place was missed: {log}");
+    std::fs::write(&page, &bytes).unwrap();
+    age(&root);
 
     // A new file moves its directory's time: walked again, and stale.
     std::fs::write(root.join("docs/en/zebra.md"), "# Zebra\n").unwrap();

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use doc_bridge_model::index::FilesDigest;
 use doc_bridge_model::{ContentHash, RelPath};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -12,7 +13,7 @@ use crate::observe::hash_file;
 use crate::walk::WalkedFile;
 
 /// Bumped when the stamp format changes.
-const STAMP_FORMAT: u32 = 3;
+const STAMP_FORMAT: u32 = 4;
 
 /// Files modified this recently (nanoseconds) are never trusted from a stamp: a write within the
 /// same clock tick as the stamp could leave size and time unchanged.
@@ -42,6 +43,9 @@ pub struct Stamps {
     files: Vec<Stamped>,
     /// What else a full walk saw, for [`Stamps::quick_walk`]; absent when it cannot be trusted.
     listing: Option<Listing>,
+    /// The [`FilesDigest`] of `files` with their stamped hashes, recorded when every file has a
+    /// stamp, for [`Stamps::unchanged_digest`].
+    digest: Option<ContentHash>,
 }
 
 /// The shape of a full walk besides its files: every directory entered with its modification
@@ -93,6 +97,11 @@ impl Stamps {
         }
     }
 
+    /// Number of files recorded.
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
     /// Serializes the cache.
     pub fn to_bytes(&self) -> Vec<u8> {
         postcard::to_allocvec(self).unwrap_or_default()
@@ -128,10 +137,12 @@ impl Stamps {
         // The walk sorts already; a caller's list might not be.
         files.sort_by(|a, b| a.path.cmp(&b.path));
         files.dedup_by(|a, b| a.path == b.path);
+        let digest = files_digest(&files);
         Stamps {
             format: STAMP_FORMAT,
             files,
             listing: None,
+            digest,
         }
     }
 
@@ -143,7 +154,9 @@ impl Stamps {
         hashes: &[(RelPath, ContentHash)],
         now_ns: i128,
     ) {
-        self.files = Stamps::record(files, hashes, now_ns).files;
+        let recorded = Stamps::record(files, hashes, now_ns);
+        self.files = recorded.files;
+        self.digest = recorded.digest;
     }
 
     /// [`Stamps::record`] plus the walk's listing, so a later freshness check can skip the walk
@@ -181,28 +194,7 @@ impl Stamps {
     /// would. `None` (walk instead) on any doubt: no listing, a moved directory or source, a
     /// vanished file, or a root that is not the recorded one.
     pub fn quick_walk(&self, root: &std::path::Path) -> Option<Vec<WalkedFile>> {
-        let listing = self.listing.as_ref()?;
-        let same_sources = ignore_sources(root).len() == listing.sources.len()
-            && listing
-                .sources
-                .iter()
-                .all(|(path, stamp)| source_stamp(std::path::Path::new(path)) == *stamp);
-        if !same_sources {
-            return None;
-        }
-        let dirs_still = listing.dirs.par_iter().all(|(dir, recorded)| {
-            let path = if dir == "." {
-                root.to_path_buf()
-            } else {
-                root.join(dir)
-            };
-            std::fs::symlink_metadata(&path)
-                .ok()
-                .filter(|m| m.is_dir())
-                .and_then(|m| crate::walk::modified_ns(Some(m)))
-                == Some(*recorded)
-        });
-        if !dirs_still {
+        if !self.listing_holds(root) {
             return None;
         }
         let paths: Vec<&str> = self.files.iter().map(|s| s.path.as_str()).collect();
@@ -223,6 +215,57 @@ impl Stamps {
             .collect()
     }
 
+    /// The [`FilesDigest`] of the current files when nothing moved since the stamps were
+    /// recorded: the listing holds (as for [`Stamps::quick_walk`]) and every file still has its
+    /// stamped size and modification time, outside the racy window. The hashes the stamps hold
+    /// are then the files' hashes, and nothing needs to be read or hashed. `None` on any doubt.
+    pub fn unchanged_digest(&self, root: &std::path::Path, now_ns: i128) -> Option<ContentHash> {
+        let digest = self.digest.as_ref()?;
+        if !self.listing_holds(root) {
+            return None;
+        }
+        let paths: Vec<&str> = self.files.iter().map(|s| s.path.as_str()).collect();
+        let stats =
+            doc_bridge_model::timing::phase("stat files", || crate::stat::stat_files(root, &paths));
+        let unchanged = self.files.iter().zip(stats).all(|(stamped, stat)| {
+            match (&stamped.stamp, stat) {
+                (Some(stamp), Some(stat)) => {
+                    stat.bytes == stamp.bytes
+                        && stat.modified_ns == Some(stamp.modified_ns)
+                        && now_ns - stamp.modified_ns >= RACY_WINDOW_NS
+                }
+                _ => false,
+            }
+        });
+        unchanged.then(|| digest.clone())
+    }
+
+    /// Whether nothing that decides the walk's listing moved since the recorded full walk (see
+    /// [`Stamps::quick_walk`]).
+    fn listing_holds(&self, root: &std::path::Path) -> bool {
+        let Some(listing) = self.listing.as_ref() else {
+            return false;
+        };
+        let same_sources = ignore_sources(root).len() == listing.sources.len()
+            && listing
+                .sources
+                .iter()
+                .all(|(path, stamp)| source_stamp(std::path::Path::new(path)) == *stamp);
+        same_sources
+            && listing.dirs.par_iter().all(|(dir, recorded)| {
+                let path = if dir == "." {
+                    root.to_path_buf()
+                } else {
+                    root.join(dir)
+                };
+                std::fs::symlink_metadata(&path)
+                    .ok()
+                    .filter(|m| m.is_dir())
+                    .and_then(|m| crate::walk::modified_ns(Some(m)))
+                    == Some(*recorded)
+            })
+    }
+
     fn lookup(&self, file: &WalkedFile, now_ns: i128) -> Option<ContentHash> {
         let at = self
             .files
@@ -235,6 +278,18 @@ impl Stamps {
             && now_ns - modified_ns >= RACY_WINDOW_NS;
         trusted.then(|| ContentHash::from_digest(&stamp.hash))
     }
+}
+
+/// The digest of a stamped file list, when every file has a stamp.
+fn files_digest(files: &[Stamped]) -> Option<ContentHash> {
+    let mut digest = FilesDigest::default();
+    let mut hex = [0u8; 64];
+    for file in files {
+        let stamp = file.stamp.as_ref()?;
+        hex::encode_to_slice(stamp.hash, &mut hex).ok()?;
+        digest.add(&file.path, std::str::from_utf8(&hex).ok()?);
+    }
+    Some(digest.finish())
 }
 
 /// Hashes every walked file, reusing stamped hashes where size and modification time match.

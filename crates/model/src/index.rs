@@ -14,7 +14,31 @@ pub const INDEX_SCHEMA_VERSION: u32 = 1;
 /// Top-level fields left out of the index `contentHash` (doc-bridge-index-v1, "Content Hash").
 pub const INDEX_HASH_EXCLUDED: &[&str] = &["contentHash", "generatedAt", "publication"];
 /// Version of the `inputs` fingerprint definition.
-pub const INPUTS_VERSION: u32 = 1;
+pub const INPUTS_VERSION: u32 = 2;
+
+/// The digest of an input file list, the part of `inputs.hash` that covers the files: sha256
+/// over `file <contentHash> <path>\0` per file, in path order (NUL cannot occur in a path, a
+/// newline can). Kept apart from the rest of the fingerprint so the stamp cache can record it,
+/// and a freshness check that finds no file moved combines it with the configuration instead of
+/// hashing the whole list again.
+#[derive(Default)]
+pub struct FilesDigest(crate::hash::StreamingHasher);
+
+impl FilesDigest {
+    /// Adds the next file (callers feed files in path order).
+    pub fn add(&mut self, path: &str, content_hash: &str) {
+        self.0.update(b"file ");
+        self.0.update(content_hash.as_bytes());
+        self.0.update(b" ");
+        self.0.update(path.as_bytes());
+        self.0.update(b"\0");
+    }
+
+    /// The digest of the files added.
+    pub fn finish(self) -> ContentHash {
+        self.0.finish()
+    }
+}
 
 /// `DocBridgeIndexV1`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

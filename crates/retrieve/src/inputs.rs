@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use doc_bridge_model::config::Config;
 use doc_bridge_model::hash::{StreamingHasher, hash_canonical};
-use doc_bridge_model::index::{INPUTS_VERSION, Inputs};
+use doc_bridge_model::index::{FilesDigest, INPUTS_VERSION, Inputs};
 use doc_bridge_model::retrieval::LEXICON_VERSION;
 use doc_bridge_model::{ContentHash, RelPath};
 
@@ -24,38 +24,32 @@ pub fn configuration_hash(config: &Config) -> ContentHash {
     hash_canonical(&value).unwrap_or_else(|_| ContentHash::of_bytes(b""))
 }
 
-/// Builds the fingerprint. `inputs.hash` (version 1) is sha256 over a line-oriented stream, so it
-/// costs one pass and no allocation per file (search recomputes it on every call):
+/// Builds the fingerprint. `inputs.hash` (version 2) is sha256 over a short line-oriented
+/// stream that ends in the [`FilesDigest`] of the file list, so it costs one pass and no
+/// allocation per file:
 ///
 /// ```text
-/// doc-bridge-inputs v1\n
+/// doc-bridge-inputs v2\n
 /// lexicon <lexiconVersion> projection <projectionVersion>\n
 /// analyzer <name> <version>\n            (per analyzer, in name order)
 /// configuration <configurationHash>\n
-/// file <contentHash> <path>\0            (per file, in path order; NUL cannot occur in a path,
-///                                       a newline can)
+/// files <count> <filesDigest>\n
 /// ```
 pub fn fingerprint(
     files: BTreeMap<RelPath, ContentHash>,
     configuration_hash: ContentHash,
     analyzers: BTreeMap<String, u32>,
 ) -> Inputs {
-    let mut hasher = StreamingHasher::default();
-    hasher.update(format!("doc-bridge-inputs v{INPUTS_VERSION}\n").as_bytes());
-    hasher
-        .update(format!("lexicon {LEXICON_VERSION} projection {PROJECTION_VERSION}\n").as_bytes());
-    for (name, version) in &analyzers {
-        hasher.update(format!("analyzer {name} {version}\n").as_bytes());
-    }
-    hasher.update(format!("configuration {configuration_hash}\n").as_bytes());
+    let mut digest = FilesDigest::default();
     for (path, hash) in &files {
-        hasher.update(b"file ");
-        hasher.update(hash.as_str().as_bytes());
-        hasher.update(b" ");
-        hasher.update(path.as_str().as_bytes());
-        hasher.update(b"\0");
+        digest.add(path.as_str(), hash.as_str());
     }
-    let hash = hasher.finish();
+    let hash = inputs_hash(
+        &digest.finish(),
+        files.len() as u64,
+        &configuration_hash,
+        &analyzers,
+    );
     Inputs {
         hash,
         file_count: files.len() as u64,
@@ -65,6 +59,26 @@ pub fn fingerprint(
         configuration_hash,
         analyzers,
     }
+}
+
+/// `inputs.hash` from the digest of the file list (see [`fingerprint`]): what a freshness check
+/// computes when the stamp cache vouches for every file.
+pub fn inputs_hash(
+    files_digest: &ContentHash,
+    file_count: u64,
+    configuration_hash: &ContentHash,
+    analyzers: &BTreeMap<String, u32>,
+) -> ContentHash {
+    let mut hasher = StreamingHasher::default();
+    hasher.update(format!("doc-bridge-inputs v{INPUTS_VERSION}\n").as_bytes());
+    hasher
+        .update(format!("lexicon {LEXICON_VERSION} projection {PROJECTION_VERSION}\n").as_bytes());
+    for (name, version) in analyzers {
+        hasher.update(format!("analyzer {name} {version}\n").as_bytes());
+    }
+    hasher.update(format!("configuration {configuration_hash}\n").as_bytes());
+    hasher.update(format!("files {file_count} {files_digest}\n").as_bytes());
+    hasher.finish()
 }
 
 #[cfg(test)]

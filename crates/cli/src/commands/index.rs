@@ -113,8 +113,7 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
             return Err(UserError::error(message));
         }
     };
-    let current = pipeline::current_inputs(repo)?;
-    let freshness = doc_bridge_retrieve::compare(&stored.inputs, &current);
+    let freshness = pipeline::freshness_of(repo, &stored.inputs)?;
     let fresh = freshness.is_fresh();
     if as_json {
         let mut report = serde_json::to_value(&freshness).unwrap_or_default();

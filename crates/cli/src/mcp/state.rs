@@ -12,7 +12,7 @@ use doc_bridge_retrieve::collection::Collection;
 
 use crate::exit::UserError;
 use crate::pipeline::{
-    INDEX_FILE, SEARCH_CACHE_FILE, current_inputs, file_stamp, load_snapshot_for, stale_error,
+    INDEX_FILE, SEARCH_CACHE_FILE, file_stamp, freshness_of, load_snapshot_for, stale_error,
     verified_index,
 };
 use crate::repo::Repo;
@@ -102,8 +102,7 @@ impl State {
             ));
         };
         if expired {
-            let current = current_inputs(&loaded.repo)?;
-            let freshness = doc_bridge_retrieve::compare(&loaded.index.inputs, &current);
+            let freshness = freshness_of(&loaded.repo, &loaded.index.inputs)?;
             let verdict = (!freshness.is_fresh()).then_some(freshness);
             self.checked = Some((Instant::now(), verdict));
         }
