@@ -338,7 +338,7 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
                 })
                 .ok()?;
                 phase("decode search cache", || {
-                    SearchCache::from_bytes(&bytes, &stamp)
+                    SearchCache::from_bytes(bytes, &stamp)
                 })
             },
             || phase("fingerprint inputs", || current_inputs_hash(repo)),

@@ -227,16 +227,18 @@ impl Stamps {
         let paths: Vec<&str> = self.files.iter().map(|s| s.path.as_str()).collect();
         let stats =
             doc_bridge_model::timing::phase("stat files", || crate::stat::stat_files(root, &paths));
-        let unchanged = self.files.iter().zip(stats).all(|(stamped, stat)| {
-            match (&stamped.stamp, stat) {
-                (Some(stamp), Some(stat)) => {
-                    stat.bytes == stamp.bytes
-                        && stat.modified_ns == Some(stamp.modified_ns)
-                        && now_ns - stamp.modified_ns >= RACY_WINDOW_NS
-                }
-                _ => false,
-            }
-        });
+        let unchanged =
+            self.files
+                .iter()
+                .zip(stats)
+                .all(|(stamped, stat)| match (&stamped.stamp, stat) {
+                    (Some(stamp), Some(stat)) => {
+                        stat.bytes == stamp.bytes
+                            && stat.modified_ns == Some(stamp.modified_ns)
+                            && now_ns - stamp.modified_ns >= RACY_WINDOW_NS
+                    }
+                    _ => false,
+                });
         unchanged.then(|| digest.clone())
     }
 

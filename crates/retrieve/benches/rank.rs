@@ -177,9 +177,9 @@ fn bench(c: &mut Criterion) {
     c.bench_function("collection-build-10k", |b| {
         b.iter(|| Collection::build(&projection))
     });
-    let bytes = collection.to_bytes().unwrap();
-    c.bench_function("collection-decode-10k", |b| {
-        b.iter(|| Collection::from_bytes(&bytes).unwrap())
+    let image = collection.image().to_vec();
+    c.bench_function("collection-load-10k", |b| {
+        b.iter(|| Collection::from_image(image.clone(), 0).unwrap())
     });
 }
 

@@ -6,10 +6,12 @@ use doc_bridge_model::ContentHash;
 use doc_bridge_model::index::RetrievalSettings;
 use serde::{Deserialize, Serialize};
 
+use xxhash_rust::xxh3::xxh3_64;
+
 use crate::collection::Collection;
 
 /// Bumped whenever the cache layout or anything it derives from changes.
-pub const SEARCH_CACHE_FORMAT: u32 = 1;
+pub const SEARCH_CACHE_FORMAT: u32 = 2;
 
 /// The identity of a file on disk: size, modification time and inode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,7 +25,12 @@ pub struct FileStamp {
 }
 
 /// What the cache holds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// The file is a u32 (little-endian) header length, the header (postcard: every field but the
+/// collection, in declaration order), the collection's image, which is used in place, and the
+/// XXH3-64 checksum of everything before it (u64 LE). The checksum is what makes a corrupt cache
+/// a miss: the image's layout is checked on load, but its contents are read in place, unparsed.
+#[derive(Debug, Clone, PartialEq)]
 pub struct SearchCache {
     /// [`SEARCH_CACHE_FORMAT`].
     pub format: u32,
@@ -41,19 +48,81 @@ pub struct SearchCache {
     pub collection: Collection,
 }
 
+/// The header, as it is written.
+type HeaderRef<'a> = (
+    u32,
+    u32,
+    &'a FileStamp,
+    &'a ContentHash,
+    &'a ContentHash,
+    &'a RetrievalSettings,
+);
+/// The header, as it is read.
+type Header = (
+    u32,
+    u32,
+    FileStamp,
+    ContentHash,
+    ContentHash,
+    RetrievalSettings,
+);
+
 impl SearchCache {
     /// Serializes the cache.
     pub fn to_bytes(&self) -> Vec<u8> {
-        postcard::to_allocvec(self).unwrap_or_default()
+        let image = self.collection.image();
+        let header: HeaderRef<'_> = (
+            self.format,
+            self.lexicon_version,
+            &self.index_stamp,
+            &self.index_hash,
+            &self.inputs_hash,
+            &self.retrieval,
+        );
+        let Ok(header) = postcard::to_allocvec(&header) else {
+            return Vec::new();
+        };
+        let mut bytes = Vec::with_capacity(4 + header.len() + image.len() + 8);
+        bytes.extend_from_slice(
+            &u32::try_from(header.len())
+                .unwrap_or(u32::MAX)
+                .to_le_bytes(),
+        );
+        bytes.extend_from_slice(&header);
+        bytes.extend_from_slice(image);
+        let checksum = xxh3_64(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
     }
 
-    /// Decodes a cache made for `index_stamp` by this build; `None` for anything else.
-    pub fn from_bytes(bytes: &[u8], index_stamp: &FileStamp) -> Option<SearchCache> {
-        let cache: SearchCache = postcard::from_bytes(bytes).ok()?;
-        let valid = cache.format == SEARCH_CACHE_FORMAT
-            && cache.lexicon_version == doc_bridge_model::retrieval::LEXICON_VERSION
-            && &cache.index_stamp == index_stamp
-            && cache.collection.is_consistent();
-        valid.then_some(cache)
+    /// Reads a cache made for `index_stamp` by this build, keeping `bytes` as the collection's
+    /// storage; `None` for anything else.
+    pub fn from_bytes(mut bytes: Vec<u8>, index_stamp: &FileStamp) -> Option<SearchCache> {
+        let content = bytes.len().checked_sub(8)?;
+        let checksum = u64::from_le_bytes(bytes.get(content..)?.try_into().ok()?);
+        if xxh3_64(bytes.get(..content)?) != checksum {
+            return None;
+        }
+        bytes.truncate(content);
+        let length = bytes.get(..4)?;
+        let length = u32::from_le_bytes([length[0], length[1], length[2], length[3]]) as usize;
+        let end = length.checked_add(4)?;
+        let (format, lexicon_version, stamp, index_hash, inputs_hash, retrieval): Header =
+            postcard::from_bytes(bytes.get(4..end)?).ok()?;
+        let valid = format == SEARCH_CACHE_FORMAT
+            && lexicon_version == doc_bridge_model::retrieval::LEXICON_VERSION
+            && &stamp == index_stamp;
+        if !valid {
+            return None;
+        }
+        Some(SearchCache {
+            format,
+            lexicon_version,
+            index_stamp: stamp,
+            index_hash,
+            inputs_hash,
+            retrieval,
+            collection: Collection::from_image(bytes, end)?,
+        })
     }
 }

@@ -90,7 +90,7 @@ pub fn project_with_collection(
     let collection = phase("projection: collection", || Collection::build(&projection));
     projection.lexical.average_field_lengths = Field::ALL
         .iter()
-        .zip(collection.average)
+        .zip(collection.average())
         .map(|(f, average)| (f.name().to_owned(), (average * 1e6).round() / 1e6))
         .collect();
     if let Ok(hash) = phase("projection: seal", || {

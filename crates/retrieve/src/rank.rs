@@ -14,7 +14,7 @@ use doc_bridge_model::index::RetrievalSettings;
 use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field};
 use serde::Serialize;
 
-use crate::collection::{Collection, EntryMeta, ExactKind, FIELD_COUNT, normalize_name};
+use crate::collection::{Collection, Entry, ExactKind, FIELD_COUNT, normalize_name};
 use crate::lexicon;
 
 /// The best lexical hit of a query scores this much.
@@ -189,7 +189,7 @@ pub enum Confidence {
 }
 
 /// A ranked result.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
     /// Index into the projection's entries.
     pub entry: usize,
@@ -204,7 +204,7 @@ pub struct Hit {
 }
 
 /// Why a result scored what it did.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Explain {
     /// Every part.
@@ -228,7 +228,7 @@ pub struct Explain {
 }
 
 /// One matched term.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TermMatch {
     /// The token.
@@ -300,17 +300,14 @@ fn term_weight(
     entry: usize,
     tf: &[u16; FIELD_COUNT],
 ) -> f64 {
-    let lengths = &collection.lengths[entry];
+    let lengths = collection.entry(entry).lengths();
+    let averages = collection.average();
     let mut weighted = 0.0;
     for f in 0..FIELD_COUNT {
         if tf[f] == 0 {
             continue;
         }
-        let average = if collection.average[f] > 0.0 {
-            collection.average[f]
-        } else {
-            1.0
-        };
+        let average = if averages[f] > 0.0 { averages[f] } else { 1.0 };
         let norm = 1.0 - scoring.b + scoring.b * f64::from(lengths[f]) / average;
         weighted += scoring.weights[f] * f64::from(tf[f]) / norm;
     }
@@ -404,8 +401,7 @@ struct Scored {
 
 /// Ranks the collection for `query`.
 pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> Vec<Hit> {
-    let entries = &collection.entries;
-    let n = entries.len();
+    let n = collection.len();
     let scoring = &options.scoring;
     let terms = query_terms(query);
     let mut candidates = Candidates::new(n);
@@ -460,18 +456,18 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         .fold(0.0, f64::max);
     let shape = shape(query);
     for (entry, candidate) in candidates.items.iter_mut() {
-        let e = &entries[*entry];
+        let e = collection.entry(*entry);
         let parts = &mut candidate.parts;
         if best_bm25 > 0.0 {
             parts.lexical = LEXICAL_SCALE * parts.bm25 / best_bm25;
         }
-        if e.agent_doc {
+        if e.agent_doc() {
             parts.prior *= PRIOR_AGENT_DOC;
         }
-        if shape.code && e.kind == "module" {
+        if shape.code && e.kind() == "module" {
             parts.prior *= PRIOR_MODULE_FOR_CODE;
         }
-        if shape.question && e.kind == "document" {
+        if shape.question && e.kind() == "document" {
             parts.prior *= PRIOR_DOCUMENT_FOR_QUESTION;
         }
     }
@@ -490,7 +486,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
     for (anchor, value) in &anchors {
         let share = value / best_anchor;
         for (hop, factor) in [(1usize, PROXIMITY_ONE_HOP), (2, PROXIMITY_TWO_HOPS)] {
-            let reached = neighbours(entries, *anchor, hop);
+            let reached = neighbours(collection, *anchor, hop);
             for target in reached {
                 if target == *anchor {
                     continue;
@@ -502,7 +498,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
                         gain,
                         format!(
                             "{} ({hop} hop{})",
-                            entries[*anchor].id,
+                            collection.entry(*anchor).id(),
                             if hop == 1 { "" } else { "s" }
                         ),
                     );
@@ -518,15 +514,15 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
 
     // Canonicality, audience fit and accepted signals join lexical hits only.
     for (entry, candidate) in candidates.items.iter_mut() {
-        let e = &entries[*entry];
+        let e = collection.entry(*entry);
         let parts = &mut candidate.parts;
         if parts.lexical > 0.0 {
-            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.pagerank * n as f64).ln())
+            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.pagerank() * n as f64).ln())
                 .clamp(0.0, CANONICALITY_CAP);
-            if options.agent && (e.agent_doc || e.for_agents) {
+            if options.agent && (e.agent_doc() || e.for_agents()) {
                 parts.audience_fit = AUDIENCE_FIT * parts.lexical * parts.prior;
             }
-            parts.accepted_agent_signals = SIGNAL_WEIGHT * e.signal.clamp(0.0, 1.0);
+            parts.accepted_agent_signals = SIGNAL_WEIGHT * e.signal().clamp(0.0, 1.0);
         }
     }
 
@@ -537,7 +533,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
             options
                 .kind
                 .as_deref()
-                .is_none_or(|k| kind_matches(&entries[*entry], k))
+                .is_none_or(|k| kind_matches(collection.entry(*entry), k))
         })
         .map(|(entry, candidate)| Scored {
             entry,
@@ -549,11 +545,11 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         .filter(|s| s.score > 0.0)
         .collect();
 
-    cap_translations(entries, &mut scored, &options.language);
+    cap_translations(collection, &mut scored, &options.language);
     // Collapsing keeps each group's best score, so the floor can be applied first (cheaper).
     let best = scored.iter().map(|s| s.score).fold(0.0, f64::max);
     scored.retain(|s| s.score >= best * options.floor);
-    let mut scored = collapse_by_path(entries, scored);
+    let mut scored = collapse_by_path(collection, scored);
     scored.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
@@ -602,18 +598,17 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         .collect()
 }
 
-fn kind_matches(entry: &EntryMeta, kind: &str) -> bool {
-    entry.kind == kind
-        || (matches!(entry.kind.as_str(), "intent" | "ownership")
+fn kind_matches(entry: Entry<'_>, kind: &str) -> bool {
+    entry.kind() == kind
+        || (matches!(entry.kind(), "intent" | "ownership")
             && entry
-                .target
-                .as_deref()
-                .is_some_and(|t| t.starts_with(&format!("{kind}:"))))
+                .target()
+                .is_some_and(|t| t.strip_prefix(kind).is_some_and(|r| r.starts_with(':'))))
 }
 
 /// Entries exactly `hops` relation steps away (either direction, proximity kinds only).
-fn neighbours(entries: &[EntryMeta], start: usize, hops: usize) -> Vec<usize> {
-    let step = |from: usize| entries[from].neighbours.iter().map(|n| *n as usize);
+fn neighbours(collection: &Collection, start: usize, hops: usize) -> Vec<usize> {
+    let step = |from: usize| collection.entry(from).neighbours();
     let mut frontier = vec![start];
     let mut seen = std::collections::BTreeSet::from([start]);
     for _ in 0..hops {
@@ -632,9 +627,9 @@ fn neighbours(entries: &[EntryMeta], start: usize, hops: usize) -> Vec<usize> {
 }
 
 /// Keys under which two documents are the same page in different languages.
-fn page_keys(entry: &EntryMeta) -> (String, Option<String>) {
-    let path = entry.path.as_str();
-    let Some(language) = entry.language.as_deref() else {
+fn page_keys(entry: Entry<'_>) -> (String, Option<String>) {
+    let path = entry.path();
+    let Some(language) = entry.language() else {
         return (path.to_owned(), None);
     };
     let segments: Vec<&str> = path.split('/').collect();
@@ -654,9 +649,9 @@ fn page_keys(entry: &EntryMeta) -> (String, Option<String>) {
     }
 }
 
-fn cap_translations(entries: &[EntryMeta], scored: &mut [Scored], asked: &str) {
-    let in_asked = |e: &EntryMeta| {
-        e.language.as_deref().is_none_or(|l| {
+fn cap_translations(collection: &Collection, scored: &mut [Scored], asked: &str) {
+    let in_asked = |e: Entry<'_>| {
+        e.language().is_none_or(|l| {
             l.eq_ignore_ascii_case(asked)
                 || l.split('-')
                     .next()
@@ -665,16 +660,17 @@ fn cap_translations(entries: &[EntryMeta], scored: &mut [Scored], asked: &str) {
     };
     // Most queries have no translation among their candidates: skip the page-key work then.
     let translations = scored.iter().any(|s| {
-        let e = &entries[s.entry];
-        e.kind == "document" && !in_asked(e)
+        let e = collection.entry(s.entry);
+        e.kind() == "document" && !in_asked(e)
     });
     if !translations {
         return;
     }
     let asked_scores: Vec<((String, Option<String>), f64)> = scored
         .iter()
-        .filter(|s| entries[s.entry].kind == "document" && in_asked(&entries[s.entry]))
-        .map(|s| (page_keys(&entries[s.entry]), s.score))
+        .map(|s| (collection.entry(s.entry), s.score))
+        .filter(|(e, _)| e.kind() == "document" && in_asked(*e))
+        .map(|(e, score)| (page_keys(e), score))
         .collect();
     for Scored {
         entry,
@@ -683,8 +679,8 @@ fn cap_translations(entries: &[EntryMeta], scored: &mut [Scored], asked: &str) {
         ..
     } in scored.iter_mut()
     {
-        let e = &entries[*entry];
-        if e.kind != "document" || in_asked(e) {
+        let e = collection.entry(*entry);
+        if e.kind() != "document" || in_asked(e) {
             continue;
         }
         let (full, suffix) = page_keys(e);
@@ -697,18 +693,19 @@ fn cap_translations(entries: &[EntryMeta], scored: &mut [Scored], asked: &str) {
             *score = sibling * TRANSLATION_CAP;
             notes.push(format!(
                 "translation ({}) capped below the page in `{asked}`",
-                e.language.as_deref().unwrap_or("")
+                e.language().unwrap_or("")
             ));
         }
     }
 }
 
 /// One result per path. A route (intent, ownership) gives its score to the entity at its path.
-fn collapse_by_path(entries: &[EntryMeta], scored: Vec<Scored>) -> Vec<Scored> {
+fn collapse_by_path(collection: &Collection, scored: Vec<Scored>) -> Vec<Scored> {
+    let entry = |i: usize| collection.entry(i);
     let mut groups: BTreeMap<&str, Vec<Scored>> = BTreeMap::new();
     for item in scored {
         groups
-            .entry(entries[item.entry].path.as_str())
+            .entry(entry(item.entry).path())
             .or_default()
             .push(item);
     }
@@ -719,16 +716,16 @@ fn collapse_by_path(entries: &[EntryMeta], scored: Vec<Scored>) -> Vec<Scored> {
                 .iter()
                 .map(|g| g.score)
                 .fold(f64::NEG_INFINITY, f64::max);
-            let is_route = |i: usize| matches!(entries[i].kind.as_str(), "intent" | "ownership");
+            let is_route = |i: usize| matches!(entry(i).kind(), "intent" | "ownership");
             group.sort_by(|a, b| {
                 is_route(a.entry)
                     .cmp(&is_route(b.entry))
                     .then(b.score.total_cmp(&a.score))
-                    .then(entries[a.entry].id.cmp(&entries[b.entry].id))
+                    .then(entry(a.entry).id().cmp(entry(b.entry).id()))
             });
             let mut keep = group.remove(0);
             for other in &group {
-                keep.collapsed.push(entries[other.entry].id.clone());
+                keep.collapsed.push(entry(other.entry).id().to_owned());
             }
             if best_score > keep.score {
                 keep.notes.push(format!(
@@ -736,7 +733,7 @@ fn collapse_by_path(entries: &[EntryMeta], scored: Vec<Scored>) -> Vec<Scored> {
                     group
                         .iter()
                         .find(|g| g.score == best_score)
-                        .map(|g| entries[g.entry].id.as_str())
+                        .map(|g| entry(g.entry).id())
                         .unwrap_or("a route")
                 ));
                 keep.score = best_score;

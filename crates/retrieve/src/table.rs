@@ -1,22 +1,34 @@
 //! A sorted, byte-encoded table from string keys to byte values: the storage of postings and
-//! exact-name lists. It serializes as three byte strings, so the search cache loads it with a
-//! copy instead of decoding every list; a list is decoded only when a query asks for its key.
+//! exact-name lists. It is three byte strings (keys, fixed-size records, values) read in place,
+//! so a cached collection is used as it lies on disk; a list is decoded only when a query asks
+//! for its key.
 //!
 //! Everything read from a table is bounds-checked: a corrupt cache yields missing keys or short
 //! lists, never a panic.
 
-use serde::{Deserialize, Serialize};
-use serde_bytes::ByteBuf;
-
 /// Bytes per record: key start, key length, value start, value length, value count (u32 LE).
-const RECORD: usize = 20;
+pub const RECORD: usize = 20;
 
-/// The table.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Table {
-    keys: ByteBuf,
-    records: ByteBuf,
-    values: ByteBuf,
+/// A table, borrowed from the bytes that hold it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Table<'a> {
+    /// Every key, back to back.
+    pub keys: &'a [u8],
+    /// One [`RECORD`] per key, in key order.
+    pub records: &'a [u8],
+    /// Every value, back to back.
+    pub values: &'a [u8],
+}
+
+/// A laid-out table: the three byte strings a [`Table`] reads.
+#[derive(Debug, Default)]
+pub struct TableBytes {
+    /// Every key, back to back.
+    pub keys: Vec<u8>,
+    /// One [`RECORD`] per key, in key order.
+    pub records: Vec<u8>,
+    /// Every value, back to back.
+    pub values: Vec<u8>,
 }
 
 /// Builds a table from keys in any order.
@@ -36,9 +48,9 @@ impl TableBuilder {
     }
 
     /// Sorts by key and lays the table out.
-    pub fn build(mut self) -> Table {
+    pub fn build(mut self) -> TableBytes {
         self.items.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut table = Table::default();
+        let mut table = TableBytes::default();
         for (key, value, count) in self.items {
             let fields = [
                 table.keys.len(),
@@ -65,12 +77,19 @@ impl Default for TableBuilder {
     }
 }
 
-fn read_u32(bytes: &[u8], at: usize) -> Option<usize> {
-    let slice = bytes.get(at..at + 4)?;
-    Some(u32::from_le_bytes([slice[0], slice[1], slice[2], slice[3]]) as usize)
+/// The little-endian u32 at `at`.
+pub fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    let slice = bytes.get(at..at.checked_add(4)?)?;
+    Some(u32::from_le_bytes(slice.try_into().ok()?))
 }
 
-impl Table {
+/// The little-endian u64 at `at`.
+pub fn read_u64(bytes: &[u8], at: usize) -> Option<u64> {
+    let slice = bytes.get(at..at.checked_add(8)?)?;
+    Some(u64::from_le_bytes(slice.try_into().ok()?))
+}
+
+impl<'a> Table<'a> {
     /// Number of keys.
     pub fn len(&self) -> usize {
         self.records.len() / RECORD
@@ -81,22 +100,23 @@ impl Table {
         self.len() == 0
     }
 
-    fn record(&self, index: usize) -> Option<(&[u8], &[u8], u32)> {
+    fn record(&self, index: usize) -> Option<(&'a [u8], &'a [u8], u32)> {
         let base = index.checked_mul(RECORD)?;
-        let key_start = read_u32(&self.records, base)?;
-        let key_len = read_u32(&self.records, base + 4)?;
-        let value_start = read_u32(&self.records, base + 8)?;
-        let value_len = read_u32(&self.records, base + 12)?;
-        let count = read_u32(&self.records, base + 16)?;
+        let field = |at: usize| read_u32(self.records, base + at).map(|v| v as usize);
+        let key_start = field(0)?;
+        let key_len = field(4)?;
+        let value_start = field(8)?;
+        let value_len = field(12)?;
+        let count = read_u32(self.records, base + 16)?;
         let key = self.keys.get(key_start..key_start.checked_add(key_len)?)?;
         let value = self
             .values
             .get(value_start..value_start.checked_add(value_len)?)?;
-        Some((key, value, u32::try_from(count).unwrap_or(u32::MAX)))
+        Some((key, value, count))
     }
 
     /// The value bytes and item count stored for `key`.
-    pub fn get(&self, key: &str) -> Option<(&[u8], u32)> {
+    pub fn get(&self, key: &str) -> Option<(&'a [u8], u32)> {
         let (mut low, mut high) = (0usize, self.len());
         while low < high {
             let middle = low + (high - low) / 2;
@@ -111,7 +131,7 @@ impl Table {
     }
 
     /// Every (key, value, count), in key order (skips unreadable records).
-    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8], u32)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8], u32)> + '_ {
         (0..self.len()).filter_map(|i| self.record(i))
     }
 }
@@ -154,7 +174,12 @@ mod tests {
         for key in ["beta", "alpha", "gamma"] {
             builder.push(key.to_owned(), key.as_bytes().to_vec(), 1);
         }
-        let table = builder.build();
+        let bytes = builder.build();
+        let table = Table {
+            keys: &bytes.keys,
+            records: &bytes.records,
+            values: &bytes.values,
+        };
         assert_eq!(table.get("alpha"), Some((&b"alpha"[..], 1)));
         assert_eq!(table.get("gamma"), Some((&b"gamma"[..], 1)));
         assert_eq!(table.get("delta"), None);
@@ -177,7 +202,7 @@ mod tests {
 
         #[test]
         fn corrupt_tables_never_panic(keys in prop::collection::vec(any::<u8>(), 0..200), records in prop::collection::vec(any::<u8>(), 0..200), values in prop::collection::vec(any::<u8>(), 0..200), probe in ".{0,8}") {
-            let table = Table { keys: ByteBuf::from(keys), records: ByteBuf::from(records), values: ByteBuf::from(values) };
+            let table = Table { keys: &keys, records: &records, values: &values };
             let _ = table.get(&probe);
             let _ = table.iter().count();
         }

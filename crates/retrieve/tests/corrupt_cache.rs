@@ -95,7 +95,7 @@ fn cache_bytes() -> (Vec<u8>, FileStamp) {
 #[test]
 fn intact_cache_round_trips_and_ranks_like_a_fresh_build() {
     let (bytes, stamp) = cache_bytes();
-    let decoded = SearchCache::from_bytes(&bytes, &stamp).unwrap();
+    let decoded = SearchCache::from_bytes(bytes.clone(), &stamp).unwrap();
     let fresh = Collection::build(&projection());
     let options = SearchOptions {
         floor: 0.0,
@@ -109,7 +109,8 @@ fn intact_cache_round_trips_and_ranks_like_a_fresh_build() {
     };
     assert_eq!(ids(&decoded.collection), ids(&fresh));
     let other_stamp = FileStamp { bytes: 9, ..stamp };
-    assert!(SearchCache::from_bytes(&bytes, &other_stamp).is_none());
+    assert_eq!(decoded.collection, fresh);
+    assert!(SearchCache::from_bytes(bytes, &other_stamp).is_none());
 }
 
 proptest! {
@@ -125,10 +126,12 @@ proptest! {
             let n = truncate.index(bytes.len());
             bytes.truncate(n);
         }
-        if let Some(cache) = SearchCache::from_bytes(&bytes, &stamp) {
+        // A damaged cache is a miss, never a source of different answers.
+        if let Some(cache) = SearchCache::from_bytes(bytes, &stamp) {
+            let fresh = Collection::build(&projection());
             let options = SearchOptions { floor: 0.0, explain: true, ..SearchOptions::default() };
             for query in ["signing rotation", "alias3", "docs/d1.md", "ledger cache keys"] {
-                let _ = search(&cache.collection, query, &options);
+                prop_assert_eq!(search(&cache.collection, query, &options), search(&fresh, query, &options));
             }
         }
     }

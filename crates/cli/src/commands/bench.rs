@@ -45,7 +45,6 @@ pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
     let loaded = load_for_search(&repo, args.allow_stale)?;
     let collection = &loaded.collection;
-    let entries = &collection.entries;
     let (mut hit1, mut hit3, mut reciprocal, mut zero) = (0usize, 0usize, 0.0f64, 0usize);
     let mut misses = Vec::new();
     for case in &cases {
@@ -66,10 +65,10 @@ pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
             zero += 1;
         }
         let rank = hits.iter().position(|h| {
-            let entry = &entries[h.entry];
+            let entry = collection.entry(h.entry);
             case.expected
                 .iter()
-                .any(|e| *e == entry.id || *e == entry.path.as_str())
+                .any(|e| e == entry.id() || e == entry.path())
         });
         if let Some(r) = rank {
             hit1 += usize::from(r == 0);
@@ -80,7 +79,7 @@ pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
             let got: Vec<&str> = hits
                 .iter()
                 .take(3)
-                .map(|h| entries[h.entry].id.as_str())
+                .map(|h| collection.entry(h.entry).id())
                 .collect();
             misses.push(json!({"query": case.query, "expected": case.expected, "rank": rank.map(|r| r + 1), "top3": got}));
         }

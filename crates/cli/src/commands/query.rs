@@ -117,7 +117,7 @@ pub fn closest_matches(
     };
     let mut closest: Vec<String> = search(&collection, target, &options)
         .into_iter()
-        .map(|h| collection.entries[h.entry].id.clone())
+        .map(|h| collection.entry(h.entry).id().to_owned())
         .collect();
     for name in closest_names(&index.projection, target, 5) {
         if closest.len() < 5 && !closest.contains(&name) {

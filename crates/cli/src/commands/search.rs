@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use doc_bridge_retrieve::collection::EntryMeta;
+use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::rank::{Hit, Scoring, SearchOptions, search};
 
 use doc_bridge_model::timing::phase;
@@ -39,10 +39,11 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     };
     let collection = &loaded.collection;
     let hits = phase("rank", || search(collection, &query, &options));
-    let entries = &collection.entries;
     if args.output.json {
-        let results: Vec<serde_json::Value> =
-            hits.iter().map(|hit| result_json(entries, hit)).collect();
+        let results: Vec<serde_json::Value> = hits
+            .iter()
+            .map(|hit| result_json(collection, hit))
+            .collect();
         let mut report = json!({"query": query, "results": results});
         if loaded.stale.is_some() {
             report["stale"] = json!(true);
@@ -59,13 +60,13 @@ pub fn run(args: &SearchArgs) -> CommandResult {
             crate::outln!("no results for `{query}`");
         }
         for (rank, hit) in hits.iter().enumerate() {
-            let entry = &entries[hit.entry];
+            let entry = collection.entry(hit.entry);
             crate::outln!(
                 "{:>2}. {}  {}  [{} {:.1}]",
                 rank + 1,
-                entry.path,
-                entry.title,
-                entry.kind,
+                entry.path(),
+                entry.title(),
+                entry.kind(),
                 hit.score
             );
             if let Some(explain) = &hit.explain {
@@ -108,17 +109,17 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     Ok(Exit::Ok)
 }
 
-fn result_json(entries: &[EntryMeta], hit: &Hit) -> serde_json::Value {
-    let entry = &entries[hit.entry];
+fn result_json(collection: &Collection, hit: &Hit) -> serde_json::Value {
+    let entry = collection.entry(hit.entry);
     let mut value = json!({
-        "id": entry.id,
-        "kind": entry.kind,
-        "path": entry.path,
-        "title": entry.title,
+        "id": entry.id(),
+        "kind": entry.kind(),
+        "path": entry.path(),
+        "title": entry.title(),
         "score": round(hit.score),
         "confidence": hit.confidence,
-        "provenance": entry.provenance,
-        "evidence": {"path": entry.path, "contentHash": entry.content_hash},
+        "provenance": entry.provenance(),
+        "evidence": {"path": entry.path(), "contentHash": entry.content_hash()},
     });
     if let Some(explain) = &hit.explain {
         value["explain"] = serde_json::to_value(explain).unwrap_or_default();

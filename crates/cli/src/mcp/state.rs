@@ -123,7 +123,7 @@ fn load(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
     let snapshot = load_snapshot_for(&repo, &index)?;
     let cached = stamp.and_then(|stamp| {
         let bytes = std::fs::read(repo.artifact(SEARCH_CACHE_FILE)).ok()?;
-        let cache = SearchCache::from_bytes(&bytes, stamp)?;
+        let cache = SearchCache::from_bytes(bytes, stamp)?;
         (cache.index_hash == index.content_hash).then_some(cache.collection)
     });
     let collection = cached.unwrap_or_else(|| Collection::build(&index.projection));

@@ -9,9 +9,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use doc_bridge_enrich::redact::redact;
+use doc_bridge_model::EntityId;
 use doc_bridge_model::enrichment::ACCEPTED_BY_POLICY;
 use doc_bridge_model::snapshot::Severity;
-use doc_bridge_model::{EntityId, RelPath};
 use doc_bridge_retrieve::graph::Graph;
 use doc_bridge_retrieve::lexicon::tokens;
 use doc_bridge_retrieve::query::{Resolution, entity_handoff, resolve};
@@ -228,20 +228,20 @@ pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolEr
     let mut results = Vec::new();
     let mut droppables = Vec::new();
     for (rank, hit) in hits.iter().enumerate() {
-        let entry = &loaded.collection.entries[hit.entry];
+        let entry = loaded.collection.entry(hit.entry);
         let mut result = json!({
-            "id": entry.id,
-            "kind": entry.kind,
-            "path": entry.path,
-            "title": entry.title,
+            "id": entry.id(),
+            "kind": entry.kind(),
+            "path": entry.path(),
+            "title": entry.title(),
             "score": round(hit.score),
             "confidence": hit.confidence,
         });
         if let Some(explain) = &hit.explain {
             result["explain"] = serde_json::to_value(explain).unwrap_or_default();
         }
-        if graph.has_file(entry.path.as_str())
-            && let Some(excerpt) = excerpt(loaded, &entry.path, &terms)
+        if graph.has_file(entry.path())
+            && let Some(excerpt) = excerpt(loaded, entry.path(), &terms)
         {
             result["excerpt"] = excerpt;
             droppables.push(Droppable::key(
@@ -266,8 +266,8 @@ fn round(score: f64) -> f64 {
 
 /// The best few lines of a file for the query terms (the first line with the most distinct
 /// terms, with the lines around it), numbered and redacted. `None` when unreadable or not text.
-fn excerpt(loaded: &Loaded, path: &RelPath, terms: &BTreeSet<String>) -> Option<Value> {
-    let full = loaded.repo.root.join(path.as_str());
+fn excerpt(loaded: &Loaded, path: &str, terms: &BTreeSet<String>) -> Option<Value> {
+    let full = loaded.repo.root.join(path);
     let metadata = std::fs::metadata(&full).ok()?;
     if metadata.len() > MAX_READ_BYTES {
         return None;
