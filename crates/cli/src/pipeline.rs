@@ -329,9 +329,12 @@ pub struct Searchable {
 /// read and verified ([`load_for_query`]) and the cache rebuilt.
 pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, UserError> {
     if let Some(stamp) = file_stamp(&repo.artifact(INDEX_FILE)) {
-        // Reading the cache and re-fingerprinting the inputs are independent: do both at once
-        // (on a cache miss the fingerprint is wasted, and the slow path below computes it again).
-        let (cache, current) = rayon::join(
+        // Reading the cache and checking the inputs are independent: do both at once (on a
+        // cache miss the check is wasted, and the slow path below repeats it). The check goes
+        // first: `join` runs it at once on the worker that takes the job, while the cache read
+        // waits for the other worker to steal it, and that worker then helps with the stats.
+        let (current, cache) = rayon::join(
+            || phase("fingerprint inputs", || current_inputs_hash(repo)),
             || {
                 let bytes = phase("read search cache", || {
                     std::fs::read(repo.artifact(SEARCH_CACHE_FILE))
@@ -341,7 +344,6 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
                     SearchCache::from_bytes(bytes, &stamp)
                 })
             },
-            || phase("fingerprint inputs", || current_inputs_hash(repo)),
         );
         if let Some(cache) = cache
             && current? == cache.inputs_hash

@@ -13,38 +13,67 @@ use crate::observe::hash_file;
 use crate::walk::WalkedFile;
 
 /// Bumped when the stamp format changes.
-const STAMP_FORMAT: u32 = 4;
+const STAMP_FORMAT: u32 = 5;
 
 /// Files modified this recently (nanoseconds) are never trusted from a stamp: a write within the
 /// same clock tick as the stamp could leave size and time unchanged.
 const RACY_WINDOW_NS: i128 = 2_000_000_000;
 
-/// A recorded stamp: size, modification time and the raw sha256 (32 bytes, not hex: the cache
-/// is read on every query, and half the bytes decode in half the time).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A recorded stamp: size, modification time and the raw sha256 (32 bytes, not hex).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Stamp {
     bytes: u64,
     modified_ns: i128,
     hash: [u8; 32],
 }
 
-/// One walked file and, when it can be trusted later, its stamp.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Stamped {
-    path: String,
-    stamp: Option<Stamp>,
+/// Bytes per file in [`Stamps::stamps`]: a presence byte, size (u64), modification time (i128)
+/// and the raw sha256, little-endian.
+const STAMP_BYTES: usize = 1 + 8 + 16 + 32;
+
+impl Stamp {
+    fn write(stamp: Option<&Stamp>, out: &mut Vec<u8>) {
+        match stamp {
+            Some(stamp) => {
+                out.push(1);
+                out.extend_from_slice(&stamp.bytes.to_le_bytes());
+                out.extend_from_slice(&stamp.modified_ns.to_le_bytes());
+                out.extend_from_slice(&stamp.hash);
+            }
+            None => out.extend_from_slice(&[0; STAMP_BYTES]),
+        }
+    }
+
+    fn read(record: &[u8]) -> Option<Stamp> {
+        if *record.first()? != 1 {
+            return None;
+        }
+        Some(Stamp {
+            bytes: u64::from_le_bytes(record.get(1..9)?.try_into().ok()?),
+            modified_ns: i128::from_le_bytes(record.get(9..25)?.try_into().ok()?),
+            hash: record.get(25..57)?.try_into().ok()?,
+        })
+    }
 }
 
-/// The stamp cache.
+/// The stamp cache. Files are kept in columns (one string of paths, one byte string of
+/// fixed-size stamps), because the cache is read on every query: decoding it is a few copies,
+/// not an allocation per file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stamps {
     format: u32,
-    /// Every walked file, sorted by path (the walk's order), each path stored once.
-    files: Vec<Stamped>,
+    /// Every walked file's path, sorted (the walk's order), back to back.
+    paths: String,
+    /// Where each path ends in `paths`.
+    ends: Vec<u32>,
+    /// Per file, [`STAMP_BYTES`]; absent (a zero presence byte) when its hash cannot be trusted
+    /// later.
+    #[serde(with = "serde_bytes")]
+    stamps: Vec<u8>,
     /// What else a full walk saw, for [`Stamps::quick_walk`]; absent when it cannot be trusted.
     listing: Option<Listing>,
-    /// The [`FilesDigest`] of `files` with their stamped hashes, recorded when every file has a
-    /// stamp, for [`Stamps::unchanged_digest`].
+    /// The [`FilesDigest`] of the files with their stamped hashes, recorded when every file has
+    /// a stamp, for [`Stamps::unchanged_digest`].
     digest: Option<ContentHash>,
 }
 
@@ -92,14 +121,49 @@ impl Stamps {
     /// Reads a stamp cache; anything unreadable is an empty cache.
     pub fn from_bytes(bytes: &[u8]) -> Self {
         match postcard::from_bytes::<Stamps>(bytes) {
-            Ok(stamps) if stamps.format == STAMP_FORMAT => stamps,
+            Ok(stamps) if stamps.format == STAMP_FORMAT && stamps.is_consistent() => stamps,
             _ => Stamps::default(),
         }
     }
 
+    /// Whether the columns agree (a decoded cache is untrusted input).
+    fn is_consistent(&self) -> bool {
+        self.stamps.len() == self.ends.len() * STAMP_BYTES
+            && self.ends.windows(2).all(|w| w[0] <= w[1])
+            && self
+                .ends
+                .last()
+                .is_none_or(|e| *e as usize == self.paths.len())
+            && (0..self.ends.len()).all(|i| self.paths.is_char_boundary(self.start(i)))
+    }
+
     /// Number of files recorded.
     pub fn file_count(&self) -> usize {
-        self.files.len()
+        self.ends.len()
+    }
+
+    fn start(&self, index: usize) -> usize {
+        match index {
+            0 => 0,
+            i => self.ends.get(i - 1).map_or(0, |e| *e as usize),
+        }
+    }
+
+    /// File `index`'s path.
+    fn path(&self, index: usize) -> &str {
+        let end = self.ends.get(index).map_or(0, |e| *e as usize);
+        self.paths.get(self.start(index)..end).unwrap_or_default()
+    }
+
+    /// File `index`'s stamp, when it has one.
+    fn stamp(&self, index: usize) -> Option<Stamp> {
+        let at = index.checked_mul(STAMP_BYTES)?;
+        Stamp::read(self.stamps.get(at..at.checked_add(STAMP_BYTES)?)?)
+    }
+
+    /// Every file's path, in order.
+    fn paths(&self) -> impl Iterator<Item = &str> {
+        (0..self.file_count()).map(|i| self.path(i))
     }
 
     /// Serializes the cache.
@@ -111,7 +175,7 @@ impl Stamps {
     /// modified within the racy window).
     pub fn record(files: &[WalkedFile], hashes: &[(RelPath, ContentHash)], now_ns: i128) -> Self {
         let by_path: HashMap<&RelPath, &ContentHash> = hashes.iter().map(|(p, h)| (p, h)).collect();
-        let mut files: Vec<Stamped> = files
+        let mut files: Vec<(&str, Option<Stamp>)> = files
             .iter()
             .map(|file| {
                 let stamp = (|| {
@@ -128,22 +192,25 @@ impl Stamps {
                         hash: raw,
                     })
                 })();
-                Stamped {
-                    path: file.path.to_string(),
-                    stamp,
-                }
+                (file.path.as_str(), stamp)
             })
             .collect();
         // The walk sorts already; a caller's list might not be.
-        files.sort_by(|a, b| a.path.cmp(&b.path));
-        files.dedup_by(|a, b| a.path == b.path);
-        let digest = files_digest(&files);
-        Stamps {
+        files.sort_by(|a, b| a.0.cmp(b.0));
+        files.dedup_by(|a, b| a.0 == b.0);
+        let mut stamps = Stamps {
             format: STAMP_FORMAT,
-            files,
-            listing: None,
-            digest,
+            ..Stamps::default()
+        };
+        for (path, stamp) in &files {
+            stamps.paths.push_str(path);
+            stamps
+                .ends
+                .push(u32::try_from(stamps.paths.len()).unwrap_or(u32::MAX));
+            Stamp::write(stamp.as_ref(), &mut stamps.stamps);
         }
+        stamps.digest = files_digest(&files);
+        stamps
     }
 
     /// Re-records the file stamps after a quick walk re-hashed some files, keeping the listing
@@ -154,9 +221,11 @@ impl Stamps {
         hashes: &[(RelPath, ContentHash)],
         now_ns: i128,
     ) {
-        let recorded = Stamps::record(files, hashes, now_ns);
-        self.files = recorded.files;
-        self.digest = recorded.digest;
+        let listing = self.listing.take();
+        *self = Stamps {
+            listing,
+            ..Stamps::record(files, hashes, now_ns)
+        };
     }
 
     /// [`Stamps::record`] plus the walk's listing, so a later freshness check can skip the walk
@@ -197,19 +266,19 @@ impl Stamps {
         if !self.listing_holds(root) {
             return None;
         }
-        let paths: Vec<&str> = self.files.iter().map(|s| s.path.as_str()).collect();
+        let paths: Vec<&str> = self.paths().collect();
         let stats =
             doc_bridge_model::timing::phase("stat files", || crate::stat::stat_files(root, &paths));
-        self.files
+        paths
             .iter()
             .zip(stats)
-            .map(|(stamped, stat)| {
+            .map(|(path, stat)| {
                 let stat = stat?;
                 Some(WalkedFile {
-                    path: RelPath::new(&stamped.path)?,
+                    path: RelPath::new(path)?,
                     bytes: stat.bytes,
                     modified_ns: stat.modified_ns,
-                    full_path: root.join(&stamped.path),
+                    full_path: root.join(path),
                 })
             })
             .collect()
@@ -224,14 +293,14 @@ impl Stamps {
         if !self.listing_holds(root) {
             return None;
         }
-        let paths: Vec<&str> = self.files.iter().map(|s| s.path.as_str()).collect();
+        let paths: Vec<&str> = self.paths().collect();
         let stats =
             doc_bridge_model::timing::phase("stat files", || crate::stat::stat_files(root, &paths));
         let unchanged =
-            self.files
-                .iter()
-                .zip(stats)
-                .all(|(stamped, stat)| match (&stamped.stamp, stat) {
+            stats
+                .into_iter()
+                .enumerate()
+                .all(|(i, stat)| match (self.stamp(i), stat) {
                     (Some(stamp), Some(stat)) => {
                         stat.bytes == stamp.bytes
                             && stat.modified_ns == Some(stamp.modified_ns)
@@ -269,11 +338,19 @@ impl Stamps {
     }
 
     fn lookup(&self, file: &WalkedFile, now_ns: i128) -> Option<ContentHash> {
-        let at = self
-            .files
-            .binary_search_by(|s| s.path.as_str().cmp(file.path.as_str()))
-            .ok()?;
-        let stamp = self.files[at].stamp.as_ref()?;
+        let (mut low, mut high) = (0, self.file_count());
+        let at = loop {
+            if low >= high {
+                return None;
+            }
+            let middle = low + (high - low) / 2;
+            match self.path(middle).cmp(file.path.as_str()) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => break middle,
+            }
+        };
+        let stamp = self.stamp(at)?;
         let modified_ns = file.modified_ns?;
         let trusted = stamp.bytes == file.bytes
             && stamp.modified_ns == modified_ns
@@ -283,13 +360,13 @@ impl Stamps {
 }
 
 /// The digest of a stamped file list, when every file has a stamp.
-fn files_digest(files: &[Stamped]) -> Option<ContentHash> {
+fn files_digest(files: &[(&str, Option<Stamp>)]) -> Option<ContentHash> {
     let mut digest = FilesDigest::default();
     let mut hex = [0u8; 64];
-    for file in files {
-        let stamp = file.stamp.as_ref()?;
+    for (path, stamp) in files {
+        let stamp = stamp.as_ref()?;
         hex::encode_to_slice(stamp.hash, &mut hex).ok()?;
-        digest.add(&file.path, std::str::from_utf8(&hex).ok()?);
+        digest.add(path, std::str::from_utf8(&hex).ok()?);
     }
     Some(digest.finish())
 }

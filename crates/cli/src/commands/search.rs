@@ -106,6 +106,9 @@ pub fn run(args: &SearchArgs) -> CommandResult {
             }
         }
     }
+    // The process ends right after this: handing the collection's pages back to the system, one
+    // by one, would cost more than the whole ranking did.
+    std::mem::forget(loaded);
     Ok(Exit::Ok)
 }
 
