@@ -357,10 +357,10 @@ struct Candidates {
 }
 
 impl Candidates {
-    fn new(n: usize) -> Self {
+    fn new(n: usize, capacity: usize) -> Self {
         Candidates {
             slot: vec![u32::MAX; n],
-            items: Vec::new(),
+            items: Vec::with_capacity(capacity),
         }
     }
 
@@ -390,11 +390,14 @@ impl Candidates {
     }
 }
 
-/// A candidate with its final score, and what collapsing and capping did to it.
+/// A candidate with its final score, and what collapsing and capping did to it. The candidate
+/// itself stays in the candidate list (`candidate` indexes it): sorting and grouping thousands
+/// of candidates moves this small record, not the candidate's parts.
 struct Scored {
     entry: usize,
     score: f64,
-    candidate: Candidate,
+    candidate: usize,
+    identity: f64,
     collapsed: Vec<String>,
     notes: Vec<String>,
 }
@@ -404,13 +407,16 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
     let n = collection.len();
     let scoring = &options.scoring;
     let terms = query_terms(query);
-    let mut candidates = Candidates::new(n);
+    let lists: Vec<_> = terms
+        .iter()
+        .filter_map(|(term, qtf)| Some((qtf, collection.postings(term)?)))
+        .collect();
+    // Room for every entry the lists can reach, so the candidate list never grows by copying.
+    let reach = lists.iter().map(|(_, (df, _))| df).sum::<usize>().min(n);
+    let mut candidates = Candidates::new(n, reach);
 
     // Lexical: BM25F, every query term contributes.
-    for (term, qtf) in &terms {
-        let Some((df, postings)) = collection.postings(term) else {
-            continue;
-        };
+    for (qtf, (df, postings)) in lists {
         let idf = idf(n, df);
         for posting in postings {
             let entry = posting.entry as usize;
@@ -464,10 +470,10 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         if e.agent_doc() {
             parts.prior *= PRIOR_AGENT_DOC;
         }
-        if shape.code && e.kind() == "module" {
+        if shape.code && e.is_kind("module") {
             parts.prior *= PRIOR_MODULE_FOR_CODE;
         }
-        if shape.question && e.kind() == "document" {
+        if shape.question && e.is_kind("document") {
             parts.prior *= PRIOR_DOCUMENT_FOR_QUESTION;
         }
     }
@@ -479,8 +485,12 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         .filter(|(_, c)| c.parts.lexical > 0.0)
         .map(|(e, c)| (*e, c.parts.lexical * c.parts.prior))
         .collect();
-    anchors.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    anchors.truncate(PROXIMITY_ANCHORS);
+    let by_value = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if anchors.len() > PROXIMITY_ANCHORS {
+        anchors.select_nth_unstable_by(PROXIMITY_ANCHORS, by_value);
+        anchors.truncate(PROXIMITY_ANCHORS);
+    }
+    anchors.sort_unstable_by(by_value);
     let best_anchor = anchors.first().map(|a| a.1).unwrap_or(0.0);
     let mut proximity: BTreeMap<usize, (f64, String)> = BTreeMap::new();
     for (anchor, value) in &anchors {
@@ -526,19 +536,21 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         }
     }
 
-    let mut scored: Vec<Scored> = candidates
-        .items
-        .into_iter()
-        .filter(|(entry, _)| {
+    let items = candidates.items;
+    let mut scored: Vec<Scored> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, (entry, _))| {
             options
                 .kind
                 .as_deref()
                 .is_none_or(|k| kind_matches(collection.entry(*entry), k))
         })
-        .map(|(entry, candidate)| Scored {
-            entry,
+        .map(|(index, (entry, candidate))| Scored {
+            entry: *entry,
             score: candidate.parts.total(),
-            candidate,
+            candidate: index,
+            identity: candidate.parts.identity(),
             collapsed: Vec::new(),
             notes: Vec::new(),
         })
@@ -550,15 +562,11 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
     let best = scored.iter().map(|s| s.score).fold(0.0, f64::max);
     scored.retain(|s| s.score >= best * options.floor);
     let mut scored = collapse_by_path(collection, scored);
-    scored.sort_by(|a, b| {
+    // A total order (entries are unique after collapsing), so an unstable sort is exact.
+    scored.sort_unstable_by(|a, b| {
         b.score
             .total_cmp(&a.score)
-            .then(
-                b.candidate
-                    .parts
-                    .identity()
-                    .total_cmp(&a.candidate.parts.identity()),
-            )
+            .then(b.identity.total_cmp(&a.identity))
             // Entries are in id order, so the index order is the id's code-point order.
             .then(a.entry.cmp(&b.entry))
     });
@@ -573,7 +581,9 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
                  candidate,
                  collapsed,
                  notes,
+                 ..
              }| {
+                let candidate = &items[candidate].1;
                 let confidence = if candidate.parts.identity() > 0.0 {
                     Confidence::High
                 } else if candidate.parts.lexical > 0.0 {
@@ -583,13 +593,13 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
                 };
                 let explain = options.explain.then(|| {
                     explain(
-                        collection, scoring, &terms, entry, &candidate, collapsed, notes,
+                        collection, scoring, &terms, entry, candidate, collapsed, notes,
                     )
                 });
                 Hit {
                     entry,
                     score,
-                    parts: candidate.parts,
+                    parts: candidate.parts.clone(),
                     confidence,
                     explain,
                 }
@@ -661,7 +671,7 @@ fn cap_translations(collection: &Collection, scored: &mut [Scored], asked: &str)
     // Most queries have no translation among their candidates: skip the page-key work then.
     let translations = scored.iter().any(|s| {
         let e = collection.entry(s.entry);
-        e.kind() == "document" && !in_asked(e)
+        e.language().is_some() && e.is_kind("document") && !in_asked(e)
     });
     if !translations {
         return;

@@ -105,6 +105,13 @@ impl<'a> Entry<'a> {
         self.string(image::KIND)
     }
 
+    /// Whether the entry is of `kind` (compares bytes: no decoding on the ranking's hot path).
+    pub fn is_kind(&self, kind: &str) -> bool {
+        self.collection
+            .string_bytes(self.index * image::STRINGS + image::KIND)
+            == kind.as_bytes()
+    }
+
     /// File or directory.
     pub fn path(&self) -> &'a str {
         self.string(image::PATH)
@@ -272,8 +279,8 @@ impl Collection {
         self.layout.section(&self.bytes, section)
     }
 
-    /// The `slot`-th string of the image (entry × [`image::STRINGS`] + field).
-    fn string(&self, slot: usize) -> &str {
+    /// The bytes of the `slot`-th string of the image (entry × [`image::STRINGS`] + field).
+    fn string_bytes(&self, slot: usize) -> &[u8] {
         let ends = self.section(Section::StringEnds);
         let end_of = |i: usize| image::read_u32(ends, i * 4).map(|e| e as usize);
         let start = match slot {
@@ -283,8 +290,12 @@ impl Collection {
         start
             .zip(end_of(slot))
             .and_then(|(start, end)| self.section(Section::Strings).get(start..end))
-            .and_then(|bytes| std::str::from_utf8(bytes).ok())
             .unwrap_or_default()
+    }
+
+    /// The `slot`-th string, or "" when it does not decode.
+    fn string(&self, slot: usize) -> &str {
+        std::str::from_utf8(self.string_bytes(slot)).unwrap_or_default()
     }
 
     /// Number of entries.
