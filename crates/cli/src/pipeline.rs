@@ -336,12 +336,8 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
         let (current, cache) = rayon::join(
             || phase("fingerprint inputs", || current_inputs_hash(repo)),
             || {
-                let bytes = phase("read search cache", || {
-                    std::fs::read(repo.artifact(SEARCH_CACHE_FILE))
-                })
-                .ok()?;
-                phase("decode search cache", || {
-                    SearchCache::from_bytes(bytes, &stamp)
+                phase("open search cache", || {
+                    SearchCache::open(&repo.artifact(SEARCH_CACHE_FILE), &stamp)
                 })
             },
         );

@@ -8,7 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::collection::Collection;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::collection::{Collection, Storage};
 
 /// Bumped whenever the cache layout or anything it derives from changes.
 pub const SEARCH_CACHE_FORMAT: u32 = 2;
@@ -97,18 +100,29 @@ impl SearchCache {
 
     /// Reads a cache made for `index_stamp` by this build, keeping `bytes` as the collection's
     /// storage; `None` for anything else.
-    pub fn from_bytes(mut bytes: Vec<u8>, index_stamp: &FileStamp) -> Option<SearchCache> {
+    pub fn from_bytes(bytes: Vec<u8>, index_stamp: &FileStamp) -> Option<SearchCache> {
+        Self::from_storage(Storage::Owned(bytes), index_stamp)
+    }
+
+    /// Opens the cache file at `path` by mapping it into memory, so a search touches only the
+    /// pages it reads (the checksum reads them all once, from the page cache, without copying
+    /// them). `None` when it is missing, unmappable, or not a cache made for `index_stamp`.
+    pub fn open(path: &Path, index_stamp: &FileStamp) -> Option<SearchCache> {
+        let file = std::fs::File::open(path).ok()?;
+        Self::from_storage(Storage::Mapped(Arc::new(map(&file)?)), index_stamp)
+    }
+
+    fn from_storage(storage: Storage, index_stamp: &FileStamp) -> Option<SearchCache> {
+        let bytes = storage.as_slice();
         let content = bytes.len().checked_sub(8)?;
         let checksum = u64::from_le_bytes(bytes.get(content..)?.try_into().ok()?);
         if xxh3_64(bytes.get(..content)?) != checksum {
             return None;
         }
-        bytes.truncate(content);
-        let length = bytes.get(..4)?;
-        let length = u32::from_le_bytes([length[0], length[1], length[2], length[3]]) as usize;
-        let end = length.checked_add(4)?;
+        let length = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+        let base = length.checked_add(4)?;
         let (format, lexicon_version, stamp, index_hash, inputs_hash, retrieval): Header =
-            postcard::from_bytes(bytes.get(4..end)?).ok()?;
+            postcard::from_bytes(bytes.get(4..base)?).ok()?;
         let valid = format == SEARCH_CACHE_FORMAT
             && lexicon_version == doc_bridge_model::retrieval::LEXICON_VERSION
             && &stamp == index_stamp;
@@ -122,7 +136,19 @@ impl SearchCache {
             index_hash,
             inputs_hash,
             retrieval,
-            collection: Collection::from_image(bytes, end)?,
+            collection: Collection::from_storage(storage, base, content)?,
         })
     }
+}
+
+/// Maps a cache file read-only.
+#[allow(unsafe_code)]
+fn map(file: &std::fs::File) -> Option<memmap2::Mmap> {
+    // SAFETY: the mapping is undefined behaviour only if the file changes while mapped. doc-bridge
+    // never writes a cache file in place: every write goes to a temporary file renamed over the
+    // old one (`write_atomic`), which leaves the mapped file untouched. What remains is another
+    // program truncating or rewriting `.doc-bridge/cache/search.bin` in place during the few
+    // milliseconds a search runs; the contents are checksummed before use either way. Mapping is
+    // what lets a search skip copying the whole cache into fresh memory (issue 3's budget).
+    unsafe { memmap2::Mmap::map(file) }.ok()
 }

@@ -113,6 +113,29 @@ fn intact_cache_round_trips_and_ranks_like_a_fresh_build() {
     assert!(SearchCache::from_bytes(bytes, &other_stamp).is_none());
 }
 
+#[test]
+fn a_mapped_cache_file_reads_like_the_bytes_and_a_damaged_one_is_a_miss() {
+    let (bytes, stamp) = cache_bytes();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("search.bin");
+    std::fs::write(&path, &bytes).unwrap();
+    let mapped = SearchCache::open(&path, &stamp).unwrap();
+    assert_eq!(
+        mapped,
+        SearchCache::from_bytes(bytes.clone(), &stamp).unwrap()
+    );
+    let mut damaged = bytes.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 1;
+    std::fs::write(&path, &damaged).unwrap();
+    assert!(SearchCache::open(&path, &stamp).is_none());
+    std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    assert!(SearchCache::open(&path, &stamp).is_none());
+    std::fs::write(&path, b"").unwrap();
+    assert!(SearchCache::open(&path, &stamp).is_none());
+    assert!(SearchCache::open(&dir.path().join("missing.bin"), &stamp).is_none());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
     #[test]

@@ -253,7 +253,8 @@ impl Collection {
         let (bytes, layout) = image::write(projection.entries.len(), sections);
         let average = std::array::from_fn(|f| totals[f] / n);
         Collection {
-            bytes,
+            end: bytes.len(),
+            storage: super::Storage::Owned(bytes),
             base: 0,
             layout,
             average,

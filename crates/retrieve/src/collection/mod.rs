@@ -7,6 +7,8 @@
 mod build;
 mod image;
 
+use std::sync::Arc;
+
 pub(crate) use build::AnalysedEntry;
 
 use doc_bridge_model::retrieval::Field;
@@ -53,12 +55,33 @@ impl ExactKind {
     }
 }
 
+/// Where a collection's bytes live.
+#[derive(Debug, Clone)]
+pub enum Storage {
+    /// In memory: built here, or read from a file.
+    Owned(Vec<u8>),
+    /// A mapped cache file (see `cache::SearchCache::open`).
+    Mapped(Arc<memmap2::Mmap>),
+}
+
+impl Storage {
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            Storage::Owned(bytes) => bytes,
+            Storage::Mapped(map) => map,
+        }
+    }
+}
+
 /// The searchable collection: a checked byte image.
 #[derive(Debug, Clone)]
 pub struct Collection {
-    /// The buffer; the image runs from `base` to its end (a cache file keeps its header before).
-    bytes: Vec<u8>,
+    /// The bytes; the image is `base..end` of them (a cache file keeps its header before and its
+    /// checksum after).
+    storage: Storage,
     base: usize,
+    end: usize,
     layout: Layout,
     average: [f64; FIELD_COUNT],
 }
@@ -256,15 +279,24 @@ impl Collection {
     /// A collection over an image that runs from `base` to the end of `bytes` (as
     /// [`Collection::image`] gives it); `None` when the layout does not check out.
     pub fn from_image(bytes: Vec<u8>, base: usize) -> Option<Self> {
-        let layout = Layout::read(&bytes, base)?;
-        let averages = layout.section(&bytes, Section::Averages);
+        let end = bytes.len();
+        Self::from_storage(Storage::Owned(bytes), base, end)
+    }
+
+    /// A collection over the image at `base..end` of `storage`; `None` when the layout does not
+    /// check out.
+    pub fn from_storage(storage: Storage, base: usize, end: usize) -> Option<Self> {
+        let bytes = storage.as_slice().get(..end)?;
+        let layout = Layout::read(bytes, base)?;
+        let averages = layout.section(bytes, Section::Averages);
         let mut average = [0f64; FIELD_COUNT];
         for (f, slot) in average.iter_mut().enumerate() {
             *slot = image::read_f64(averages, f * 8).filter(|a| a.is_finite() && *a >= 0.0)?;
         }
         Some(Collection {
-            bytes,
+            storage,
             base,
+            end,
             layout,
             average,
         })
@@ -272,11 +304,14 @@ impl Collection {
 
     /// The image: what the search cache stores, and what [`Collection::from_image`] reads.
     pub fn image(&self) -> &[u8] {
-        self.bytes.get(self.base..).unwrap_or_default()
+        self.storage
+            .as_slice()
+            .get(self.base..self.end)
+            .unwrap_or_default()
     }
 
     fn section(&self, section: Section) -> &[u8] {
-        self.layout.section(&self.bytes, section)
+        self.layout.section(self.storage.as_slice(), section)
     }
 
     /// The bytes of the `slot`-th string of the image (entry × [`image::STRINGS`] + field).
