@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use doc_bridge_model::RelPath;
+use doc_bridge_model::artifact::TEMP_PREFIX;
 use doc_bridge_model::snapshot::{Diagnostic, Severity};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{DirEntry, WalkBuilder, WalkState};
@@ -213,6 +214,9 @@ fn admit(root: &Path, excludes: &Option<Gitignore>, entry: &DirEntry) -> bool {
     if is_dir && ALWAYS_SKIPPED_DIRS.contains(&name.as_ref()) {
         return false;
     }
+    if !is_dir && name.starts_with(TEMP_PREFIX) {
+        return false;
+    }
     if looks_like_secret(&name) {
         return false;
     }
@@ -256,6 +260,9 @@ impl PathRules {
         for (i, name) in parts.iter().enumerate() {
             let dir = i < last || is_dir;
             if dir && ALWAYS_SKIPPED_DIRS.contains(name) {
+                return false;
+            }
+            if !dir && name.starts_with(TEMP_PREFIX) {
                 return false;
             }
             if looks_like_secret(name) {
@@ -362,5 +369,20 @@ mod tests {
         for name in ["environment.md", "keys.md", "keyboard.ts"] {
             assert!(!looks_like_secret(name), "{name}");
         }
+    }
+
+    #[test]
+    fn artifacts_in_flight_are_never_inputs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("page.md"), "# Page\n").unwrap();
+        // What `write_atomic` leaves while it writes `llms.txt` at the root.
+        let in_flight = format!("{TEMP_PREFIX}a1b2c3");
+        std::fs::write(dir.path().join(&in_flight), "# partial").unwrap();
+        let walked = walk(dir.path(), &WalkOptions::default()).unwrap();
+        let paths: Vec<&str> = walked.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["page.md"]);
+        let rules = PathRules::new(dir.path(), &WalkOptions::default());
+        assert!(!rules.admits(&RelPath::new(&in_flight).unwrap(), false));
+        assert!(rules.admits(&RelPath::new("page.md").unwrap(), false));
     }
 }

@@ -21,6 +21,11 @@ pub fn to_artifact_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ArtifactErr
     Ok(bytes)
 }
 
+/// The name prefix of the temporary files [`write_atomic`] renames into place. The walk never
+/// admits such a file: it is an artifact (`llms.txt` is written at the repository root) in
+/// flight, possibly another doc-bridge process's, never an input.
+pub const TEMP_PREFIX: &str = ".doc-bridge-tmp-";
+
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed and
 /// synced, then renamed over the target. Creates parent directories. Readers never observe a
 /// torn file.
@@ -35,7 +40,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
     };
     std::fs::create_dir_all(dir).map_err(io)?;
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".doc-bridge-tmp-");
+    builder.prefix(TEMP_PREFIX);
     // Temporary files are private by default; artifacts are ordinary files (0644 before umask).
     #[cfg(unix)]
     {
