@@ -183,6 +183,17 @@ pub(super) fn write(entries: usize, sections: [&[u8]; SECTIONS]) -> (Vec<u8>, La
     (bytes, Layout { entries, ranges })
 }
 
+/// Item `index` of a list whose items are stored back to back, given a column of u32 end offsets
+/// (each item starts where the previous one ended): its (start, end).
+pub(super) fn span(ends: &[u8], index: usize) -> Option<(usize, usize)> {
+    let end_of = |i: usize| read_u32(ends, i.checked_mul(4)?).map(|e| e as usize);
+    let start = match index {
+        0 => 0,
+        i => end_of(i - 1)?,
+    };
+    Some((start, end_of(index)?))
+}
+
 /// The little-endian f64 at `at`.
 pub(super) fn read_f64(bytes: &[u8], at: usize) -> Option<f64> {
     read_u64(bytes, at).map(f64::from_bits)

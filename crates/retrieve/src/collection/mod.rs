@@ -196,14 +196,7 @@ impl<'a> Entry<'a> {
     /// (a corrupt cache) are skipped.
     pub fn neighbours(self) -> impl Iterator<Item = usize> + 'a {
         let collection = self.collection;
-        let ends = collection.section(Section::NeighbourEnds);
-        let end_of = |i: usize| image::read_u32(ends, i * 4).map(|e| e as usize);
-        let start = match self.index {
-            0 => Some(0),
-            i => end_of(i - 1),
-        };
-        let list = start
-            .zip(end_of(self.index))
+        let list = image::span(collection.section(Section::NeighbourEnds), self.index)
             .and_then(|(start, end)| {
                 collection
                     .section(Section::Neighbours)
@@ -316,14 +309,7 @@ impl Collection {
 
     /// The bytes of the `slot`-th string of the image (entry × [`image::STRINGS`] + field).
     fn string_bytes(&self, slot: usize) -> &[u8] {
-        let ends = self.section(Section::StringEnds);
-        let end_of = |i: usize| image::read_u32(ends, i * 4).map(|e| e as usize);
-        let start = match slot {
-            0 => Some(0),
-            i => end_of(i - 1),
-        };
-        start
-            .zip(end_of(slot))
+        image::span(self.section(Section::StringEnds), slot)
             .and_then(|(start, end)| self.section(Section::Strings).get(start..end))
             .unwrap_or_default()
     }
