@@ -5,6 +5,7 @@
 //! library crates and print.
 
 mod agent_stage;
+pub mod allocator;
 pub mod args;
 mod clock;
 pub mod commands;

@@ -21,6 +21,20 @@ pub fn to_artifact_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ArtifactErr
     Ok(bytes)
 }
 
+/// [`to_artifact_bytes`] for an artifact sealed to `hash` (its `contentHash`). Inside
+/// [`crate::memo::with_memo`], when the memo sealed this artifact to that hash, the sealed
+/// fields are written from the seal's memoized pieces without keying every element again;
+/// otherwise (and outside a memo) it is [`to_artifact_bytes`].
+pub fn to_artifact_bytes_sealed<T: Serialize>(
+    value: &T,
+    hash: &crate::ContentHash,
+) -> Result<Vec<u8>, ArtifactError> {
+    match crate::memo::sealed_artifact_bytes(value, hash) {
+        Some(result) => result.map_err(ArtifactError::Encode),
+        None => to_artifact_bytes(value),
+    }
+}
+
 /// The name prefix of the temporary files [`write_atomic`] renames into place. The walk never
 /// admits such a file: it is an artifact (`llms.txt` is written at the repository root) in
 /// flight, possibly another doc-bridge process's, never an input.

@@ -3,9 +3,10 @@
 //! so a refresh after a one-file edit does not canonicalize and pretty-print ten thousand
 //! unchanged entities again.
 //!
-//! The memo changes speed only, never bytes: an element's key is the sha256 of its type name and
-//! a self-delimiting encoding of its serde data (`memo_key.rs`: two different values never share
-//! a key), and on a miss
+//! The memo changes speed only, never bytes: an element's key is its type name and a
+//! self-delimiting encoding of its serde data (`memo_key.rs`), compared in full on every lookup
+//! (XXH3 only places it in the table), so two different values never share an entry; and on a
+//! miss
 //! the element is encoded exactly as [`crate::hash::semantic_hash`] and
 //! [`crate::artifact::to_artifact_bytes`] encode it inside the whole artifact. Whole-artifact
 //! output is then assembled from the pieces: canonical JSON is compositional (an array is `[`,
@@ -23,6 +24,7 @@ use serde::Serialize;
 use serde::ser::{self, Serializer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 use crate::ContentHash;
 use crate::hash::canonical_json;
@@ -59,12 +61,24 @@ impl Encoded {
 #[derive(Default)]
 pub struct EncodingMemo {
     inner: Mutex<Inner>,
+    /// The last seal of each artifact type, split into fields, for writing that artifact
+    /// without keying its elements again (see [`sealed_artifact_bytes`]).
+    sealed: Mutex<Vec<Arc<SealedSplit>>>,
+}
+
+/// An artifact as its seal saw it: the hash, every top-level field, and the names the seal left
+/// out (those are taken afresh from the value when it is written).
+struct SealedSplit {
+    type_name: &'static str,
+    hash: ContentHash,
+    fields: Vec<(String, Node)>,
+    excluded: Vec<String>,
 }
 
 #[derive(Default)]
 struct Inner {
     generation: u64,
-    entries: HashMap<[u8; 32], (u64, Arc<Encoded>)>,
+    entries: HashMap<Box<[u8]>, (u64, Arc<Encoded>), Xxh3DefaultBuilder>,
     hits: u64,
     misses: u64,
 }
@@ -88,23 +102,61 @@ impl EncodingMemo {
         counts
     }
 
+    fn remember_seal(&self, split: SealedSplit) {
+        let mut sealed = self.sealed.lock().unwrap_or_else(|p| p.into_inner());
+        sealed.retain(|kept| kept.type_name != split.type_name);
+        sealed.push(Arc::new(split));
+    }
+
+    fn sealed_split(&self, type_name: &str, hash: &ContentHash) -> Option<Arc<SealedSplit>> {
+        let sealed = self.sealed.lock().unwrap_or_else(|p| p.into_inner());
+        sealed
+            .iter()
+            .find(|split| split.type_name == type_name && split.hash == *hash)
+            .cloned()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A panic while holding the lock leaves a consistent map (entries are inserted whole).
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn encode<T: ?Sized + Serialize>(&self, value: &T) -> Result<Arc<Encoded>, serde_json::Error> {
-        let key = crate::memo_key::key_of(value).map_err(ser::Error::custom)?;
-        {
-            let mut inner = self.lock();
-            let generation = inner.generation;
-            if let Some((used, encoded)) = inner.entries.get_mut(&key) {
-                *used = generation;
-                let encoded = Arc::clone(encoded);
-                inner.hits += 1;
-                return Ok(encoded);
-            }
-        }
+        // One key buffer per thread, taken out while in use (so a re-entrant call would only
+        // allocate, never alias it).
+        let mut key = KEY_BUFFER.take();
+        let found = self.lookup(value, &mut key);
+        let result = match found {
+            Ok(Some(encoded)) => Ok(encoded),
+            Ok(None) => self.insert(value, Box::from(key.as_slice())),
+            Err(e) => Err(e),
+        };
+        KEY_BUFFER.set(key);
+        result
+    }
+
+    fn lookup<T: ?Sized + Serialize>(
+        &self,
+        value: &T,
+        key: &mut Vec<u8>,
+    ) -> Result<Option<Arc<Encoded>>, serde_json::Error> {
+        crate::memo_key::write_key(value, key).map_err(ser::Error::custom)?;
+        let mut inner = self.lock();
+        let generation = inner.generation;
+        let Some((used, encoded)) = inner.entries.get_mut(key.as_slice()) else {
+            return Ok(None);
+        };
+        *used = generation;
+        let encoded = Arc::clone(encoded);
+        inner.hits += 1;
+        Ok(Some(encoded))
+    }
+
+    fn insert<T: ?Sized + Serialize>(
+        &self,
+        value: &T,
+        key: Box<[u8]>,
+    ) -> Result<Arc<Encoded>, serde_json::Error> {
         let canonical = canonical_json(value).map_err(ser::Error::custom)?;
         let pretty = crate::sorted_json::to_vec(value, crate::sorted_json::Style::Pretty)
             .map_err(ser::Error::custom)?;
@@ -123,6 +175,7 @@ impl EncodingMemo {
 }
 
 thread_local! {
+    static KEY_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
     static ACTIVE: RefCell<Option<Arc<EncodingMemo>>> = const { RefCell::new(None) };
 }
 
@@ -148,47 +201,88 @@ pub fn current() -> Option<Arc<EncodingMemo>> {
 
 /// The semantic hash through the active memo; `None` when no memo is active or the value does
 /// not split (the caller then takes the ordinary path).
-pub(crate) fn semantic_hash(
-    value: &impl Serialize,
+pub(crate) fn semantic_hash<T: ?Sized + Serialize>(
+    value: &T,
     excluded: &[&str],
 ) -> Option<Result<ContentHash, String>> {
     let memo = current()?;
-    let node = match value.serialize(NodeSerializer {
-        memo: &memo,
-        depth: 0,
-    }) {
+    let node = match value.serialize(NodeSerializer::top(&memo, None)) {
         Ok(node) => node,
         Err(e) => return Some(Err(e.to_string())),
     };
     let mut hasher = Sha256::new();
     let result = match node {
         Node::Object(fields) => {
-            let kept: Vec<(String, Node)> = fields
-                .into_iter()
+            let mut kept: Vec<(&str, &Node)> = fields
+                .iter()
                 .filter(|(key, _)| !excluded.contains(&key.as_str()))
+                .map(|(key, node)| (key.as_str(), node))
                 .collect();
-            write_canonical_object(&kept, &mut hasher)
+            write_canonical_object(&mut kept, &mut hasher).map(|()| {
+                let hash = ContentHash::from_digest(&hasher.finalize());
+                memo.remember_seal(SealedSplit {
+                    type_name: std::any::type_name::<T>(),
+                    hash: hash.clone(),
+                    fields,
+                    excluded: excluded.iter().map(|name| (*name).to_owned()).collect(),
+                });
+                hash
+            })
         }
         Node::Leaf(Value::Object(mut object)) => {
             for key in excluded {
                 object.remove(*key);
             }
             canonical_json(&Value::Object(object))
-                .map(|bytes| hasher.update(bytes))
+                .map(|bytes| {
+                    hasher.update(bytes);
+                    ContentHash::from_digest(&hasher.finalize())
+                })
                 .map_err(|e| e.to_string())
         }
         _ => Err("semantic hash input is not a JSON object".to_owned()),
     };
-    Some(result.map(|()| ContentHash::from_digest(&hasher.finalize())))
+    Some(result)
+}
+
+/// Artifact bytes for `value`, whose seal is `hash`, through the active memo; `None` when no
+/// memo is active.
+///
+/// When this memo sealed a value of the same type to the same hash, the sealed fields are
+/// written from that seal's pieces, with no element keyed again, and only the fields the seal
+/// left out (`contentHash`, `generatedAt`, ...) are taken from `value`. The written artifact is
+/// then exactly the content its hash vouches for. Otherwise this is [`artifact_bytes`].
+pub(crate) fn sealed_artifact_bytes<T: ?Sized + Serialize>(
+    value: &T,
+    hash: &ContentHash,
+) -> Option<Result<Vec<u8>, String>> {
+    let memo = current()?;
+    let Some(split) = memo.sealed_split(std::any::type_name::<T>(), hash) else {
+        return artifact_bytes(value);
+    };
+    let fresh = match value.serialize(NodeSerializer::top(&memo, Some(&split.excluded))) {
+        Ok(Node::Object(fresh)) => fresh,
+        Ok(_) => return Some(Err("artifact is not a JSON object".to_owned())),
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let mut fields: Vec<(&str, &Node)> = split
+        .fields
+        .iter()
+        .filter(|(key, _)| !split.excluded.contains(key))
+        .chain(fresh.iter())
+        .map(|(key, node)| (key.as_str(), node))
+        .collect();
+    let mut out = Vec::new();
+    Some(write_pretty_object(&mut fields, 0, &mut out).map(|()| {
+        out.push(b'\n');
+        out
+    }))
 }
 
 /// Artifact bytes through the active memo; `None` when no memo is active.
-pub(crate) fn artifact_bytes(value: &impl Serialize) -> Option<Result<Vec<u8>, String>> {
+pub(crate) fn artifact_bytes<T: ?Sized + Serialize>(value: &T) -> Option<Result<Vec<u8>, String>> {
     let memo = current()?;
-    let node = match value.serialize(NodeSerializer {
-        memo: &memo,
-        depth: 0,
-    }) {
+    let node = match value.serialize(NodeSerializer::top(&memo, None)) {
         Ok(node) => node,
         Err(e) => return Some(Err(e.to_string())),
     };
@@ -221,17 +315,22 @@ fn write_canonical(node: &Node, hasher: &mut Sha256) -> Result<(), String> {
             }
             hasher.update(b"]");
         }
-        Node::Object(fields) => write_canonical_object(fields, hasher)?,
+        Node::Object(fields) => {
+            let mut fields: Vec<(&str, &Node)> = fields
+                .iter()
+                .map(|(key, node)| (key.as_str(), node))
+                .collect();
+            write_canonical_object(&mut fields, hasher)?;
+        }
     }
     Ok(())
 }
 
 /// RFC 8785: members sorted by their names' UTF-16 code units.
-fn write_canonical_object(fields: &[(String, Node)], hasher: &mut Sha256) -> Result<(), String> {
-    let mut order: Vec<&(String, Node)> = fields.iter().collect();
-    order.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+fn write_canonical_object(fields: &mut [(&str, &Node)], hasher: &mut Sha256) -> Result<(), String> {
+    fields.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
     hasher.update(b"{");
-    for (i, (key, value)) in order.into_iter().enumerate() {
+    for (i, (key, value)) in fields.iter().enumerate() {
         if i > 0 {
             hasher.update(b",");
         }
@@ -263,23 +362,39 @@ fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), Stri
             indent(depth, out);
             out.push(b']');
         }
-        Node::Object(fields) if fields.is_empty() => out.extend_from_slice(b"{}"),
         Node::Object(fields) => {
-            let mut order: Vec<&(String, Node)> = fields.iter().collect();
-            order.sort_by(|a, b| a.0.cmp(&b.0));
-            out.push(b'{');
-            for (i, (key, value)) in order.into_iter().enumerate() {
-                out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-                indent(depth + 1, out);
-                out.extend(serde_json::to_vec(key).map_err(|e| e.to_string())?);
-                out.extend_from_slice(b": ");
-                write_pretty(value, depth + 1, out)?;
-            }
-            out.push(b'\n');
-            indent(depth, out);
-            out.push(b'}');
+            let mut fields: Vec<(&str, &Node)> = fields
+                .iter()
+                .map(|(key, node)| (key.as_str(), node))
+                .collect();
+            write_pretty_object(&mut fields, depth, out)?;
         }
     }
+    Ok(())
+}
+
+/// An object in serde_json's pretty form, its members in code-point order.
+fn write_pretty_object(
+    fields: &mut [(&str, &Node)],
+    depth: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), String> {
+    if fields.is_empty() {
+        out.extend_from_slice(b"{}");
+        return Ok(());
+    }
+    fields.sort_by(|a, b| a.0.cmp(b.0));
+    out.push(b'{');
+    for (i, (key, value)) in fields.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+        indent(depth + 1, out);
+        out.extend(serde_json::to_vec(key).map_err(|e| e.to_string())?);
+        out.extend_from_slice(b": ");
+        write_pretty(value, depth + 1, out)?;
+    }
+    out.push(b'\n');
+    indent(depth, out);
+    out.push(b'}');
     Ok(())
 }
 
@@ -316,6 +431,18 @@ fn reindent_from(bytes: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
 struct NodeSerializer<'a> {
     memo: &'a EncodingMemo,
     depth: usize,
+    /// At the top only: the fields to serialize (the others are skipped unseen); `None` for all.
+    only: Option<&'a [String]>,
+}
+
+impl<'a> NodeSerializer<'a> {
+    fn top(memo: &'a EncodingMemo, only: Option<&'a [String]>) -> Self {
+        NodeSerializer {
+            memo,
+            depth: 0,
+            only,
+        }
+    }
 }
 
 type ValueSer = serde_json::value::Serializer;
@@ -438,11 +565,12 @@ impl<'a> Serializer for NodeSerializer<'a> {
     }
     fn serialize_struct(self, name: &'static str, len: usize) -> JsonResult<StructNode<'a>> {
         if self.depth <= MAX_OBJECT_DEPTH {
-            Ok(StructNode::Split(
-                self.memo,
-                self.depth,
-                Vec::with_capacity(len),
-            ))
+            Ok(StructNode::Split {
+                memo: self.memo,
+                depth: self.depth,
+                only: self.only,
+                fields: Vec::with_capacity(len),
+            })
         } else {
             VALUE_SER.serialize_struct(name, len).map(StructNode::Plain)
         }
@@ -488,7 +616,12 @@ impl ser::SerializeSeq for SeqNode<'_> {
 
 /// A struct: split into fields near the top, a plain value below.
 enum StructNode<'a> {
-    Split(&'a EncodingMemo, usize, Vec<(String, Node)>),
+    Split {
+        memo: &'a EncodingMemo,
+        depth: usize,
+        only: Option<&'a [String]>,
+        fields: Vec<(String, Node)>,
+    },
     Plain(<ValueSer as Serializer>::SerializeStruct),
 }
 
@@ -501,10 +634,19 @@ impl ser::SerializeStruct for StructNode<'_> {
         value: &T,
     ) -> JsonResult<()> {
         match self {
-            StructNode::Split(memo, depth, fields) => {
+            StructNode::Split {
+                memo,
+                depth,
+                only,
+                fields,
+            } => {
+                if only.is_some_and(|only| !only.iter().any(|name| name == key)) {
+                    return Ok(());
+                }
                 let node = value.serialize(NodeSerializer {
                     memo,
                     depth: *depth + 1,
+                    only: None,
                 })?;
                 fields.push((key.to_owned(), node));
                 Ok(())
@@ -514,7 +656,7 @@ impl ser::SerializeStruct for StructNode<'_> {
     }
     fn end(self) -> JsonResult<Node> {
         match self {
-            StructNode::Split(_, _, fields) => Ok(Node::Object(fields)),
+            StructNode::Split { fields, .. } => Ok(Node::Object(fields)),
             StructNode::Plain(s) => s.end().map(Node::Leaf),
         }
     }
@@ -668,6 +810,37 @@ mod tests {
         }
         let (hits, misses) = memo.sweep();
         assert!(hits > 0 && misses > 0, "{hits} {misses}");
+    }
+
+    #[test]
+    fn a_sealed_artifact_is_written_from_its_seal_with_the_left_out_fields_fresh() {
+        use crate::artifact::to_artifact_bytes_sealed;
+        let memo = EncodingMemo::new();
+        let excluded = ["generatedAt", "maybe"];
+        let mut value = sample(3);
+        let hash = with_memo(&memo, || semantic_hash_large(&value, &excluded).unwrap());
+        memo.sweep();
+        // The fields a seal leaves out change after sealing, as `contentHash` and `generatedAt`
+        // do; one of them appears only now.
+        value.generated_at = "2027".into();
+        value.maybe = Some(7);
+        let bytes = with_memo(&memo, || to_artifact_bytes_sealed(&value, &hash).unwrap());
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            String::from_utf8(to_artifact_bytes(&value).unwrap()).unwrap()
+        );
+        assert_eq!(memo.sweep(), (0, 0), "written without keying an element");
+        // A hash this memo did not seal (or another type) takes the ordinary memoized path.
+        let other = ContentHash::of_bytes(b"other");
+        let bytes = with_memo(&memo, || to_artifact_bytes_sealed(&value, &other).unwrap());
+        assert_eq!(bytes, to_artifact_bytes(&value).unwrap());
+        let (hits, misses) = memo.sweep();
+        assert!(hits + misses > 0);
+        let plain = to_artifact_bytes(&value.nested).unwrap();
+        let bytes = with_memo(&memo, || {
+            to_artifact_bytes_sealed(&value.nested, &hash).unwrap()
+        });
+        assert_eq!(bytes, plain);
     }
 
     #[test]

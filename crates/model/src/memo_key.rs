@@ -1,21 +1,30 @@
-//! The memo key of a value: sha256 over a self-delimiting encoding of its serde data model
-//! (type tags, lengths, field and variant names, raw string bytes), fed straight into the hasher.
-//! Much cheaper than JSON (no escaping, no number formatting, no buffer) and just as injective:
+//! The memo key of a value: its type name and a self-delimiting encoding of its serde data model
+//! (type tags, lengths, field and variant names, raw string bytes), written into a reusable
+//! buffer. The memo compares keys in full, so two different values never share an entry; the
+//! encoding is much cheaper than JSON (no escaping, no number formatting) and just as injective:
 //! every string and sequence is length-prefixed, every field carries its name, so values that
 //! skip different optional fields never share a key.
 
 use serde::Serialize;
 use serde::ser::{self, Serializer};
-use sha2::{Digest, Sha256};
 
-/// The key of `value` of type `T`.
-pub(crate) fn key_of<T: ?Sized + Serialize>(value: &T) -> Result<[u8; 32], KeyError> {
-    let mut hasher = Sha256::new();
-    let name = std::any::type_name::<T>();
-    hasher.update((name.len() as u64).to_le_bytes());
-    hasher.update(name.as_bytes());
-    value.serialize(KeySerializer(&mut hasher))?;
-    Ok(hasher.finalize().into())
+/// Writes the key of `value` of type `T` into `out`, replacing what was there.
+pub(crate) fn write_key<T: ?Sized + Serialize>(
+    value: &T,
+    out: &mut Vec<u8>,
+) -> Result<(), KeyError> {
+    out.clear();
+    let mut serializer = KeySerializer(out);
+    serializer.bytes(std::any::type_name::<T>().as_bytes());
+    value.serialize(serializer)
+}
+
+/// The key of `value` in a fresh buffer (tests, and callers without a buffer to reuse).
+#[cfg(test)]
+pub(crate) fn key_of<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>, KeyError> {
+    let mut out = Vec::new();
+    write_key(value, &mut out)?;
+    Ok(out)
 }
 
 /// A value the key serializer refused (only custom serializers that fail on their own).
@@ -36,20 +45,27 @@ impl ser::Error for KeyError {
     }
 }
 
-struct KeySerializer<'a>(&'a mut Sha256);
+struct KeySerializer<'a>(&'a mut Vec<u8>);
 
 impl KeySerializer<'_> {
     fn tag(&mut self, tag: u8) {
-        self.0.update([tag]);
+        self.0.push(tag);
+    }
+    /// LEB128: a prefix code, so a length never runs into the bytes after it.
+    fn varint(&mut self, mut n: u64) {
+        while n >= 0x80 {
+            self.0.push((n as u8) | 0x80);
+            n >>= 7;
+        }
+        self.0.push(n as u8);
     }
     fn bytes(&mut self, bytes: &[u8]) {
-        self.0.update((bytes.len() as u64).to_le_bytes());
-        self.0.update(bytes);
+        self.varint(bytes.len() as u64);
+        self.0.extend_from_slice(bytes);
     }
     fn len(&mut self, len: Option<usize>) {
         // Unknown lengths are closed by an end tag instead (see `end`).
-        self.0
-            .update((len.map_or(u64::MAX, |n| n as u64)).to_le_bytes());
+        self.varint(len.map_or(u64::MAX, |n| n as u64));
     }
 }
 
@@ -57,7 +73,7 @@ macro_rules! number {
     ($($name:ident($ty:ty) = $tag:expr),* $(,)?) => {
         $(fn $name(mut self, v: $ty) -> Result<(), KeyError> {
             self.tag($tag);
-            self.0.update(v.to_le_bytes());
+            self.0.extend_from_slice(&v.to_le_bytes());
             Ok(())
         })*
     };
@@ -91,12 +107,12 @@ impl<'a> Serializer for KeySerializer<'a> {
 
     fn serialize_bool(mut self, v: bool) -> Result<(), KeyError> {
         self.tag(13);
-        self.0.update([u8::from(v)]);
+        self.0.push(u8::from(v));
         Ok(())
     }
     fn serialize_char(mut self, v: char) -> Result<(), KeyError> {
         self.tag(14);
-        self.0.update(u32::from(v).to_le_bytes());
+        self.0.extend_from_slice(&u32::from(v).to_le_bytes());
         Ok(())
     }
     fn serialize_str(mut self, v: &str) -> Result<(), KeyError> {
@@ -208,12 +224,12 @@ impl<'a> Serializer for KeySerializer<'a> {
 impl KeySerializer<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), KeyError> {
         self.tag(31);
-        value.serialize(KeySerializer(self.0))
+        value.serialize(KeySerializer(&mut *self.0))
     }
     fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<(), KeyError> {
         self.tag(32);
         self.bytes(key.as_bytes());
-        value.serialize(KeySerializer(self.0))
+        value.serialize(KeySerializer(&mut *self.0))
     }
     fn end(mut self) -> Result<(), KeyError> {
         self.tag(33);
@@ -347,6 +363,19 @@ mod tests {
         for (x, y) in pairs {
             assert_ne!(key_of(&x).unwrap(), key_of(&y).unwrap(), "{x} {y}");
             assert_eq!(key_of(&x).unwrap(), key_of(&x.clone()).unwrap());
+        }
+    }
+
+    #[test]
+    fn the_type_is_part_of_the_key_and_long_lengths_stay_delimited() {
+        assert_ne!(key_of(&1u32).unwrap(), key_of(&1u64).unwrap());
+        // Lengths at the varint boundaries (one, two and three bytes): splitting the same bytes
+        // differently between two strings must give different keys.
+        for n in [127usize, 128, 255, 16_383, 16_384] {
+            let whole = ("x".repeat(n + 1), String::new());
+            let split = ("x".repeat(n), "x".to_owned());
+            assert_ne!(key_of(&whole).unwrap(), key_of(&split).unwrap(), "{n}");
+            assert_eq!(key_of(&split).unwrap(), key_of(&split.clone()).unwrap());
         }
     }
 }

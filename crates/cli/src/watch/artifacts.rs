@@ -6,7 +6,8 @@
 
 use std::path::PathBuf;
 
-use doc_bridge_model::artifact::{to_artifact_bytes, write_atomic};
+use doc_bridge_model::artifact::{to_artifact_bytes_sealed, write_atomic};
+use doc_bridge_model::timing::phase;
 use doc_bridge_retrieve::cache::FileStamp;
 use serde::Serialize;
 
@@ -46,9 +47,11 @@ impl Tracked {
                 if *last == head {
                     false
                 } else {
-                    let bytes =
-                        to_artifact_bytes(value).map_err(|e| UserError::error(e.to_string()))?;
-                    write_atomic(&self.path, &bytes)
+                    let bytes = phase("artifact: encode", || {
+                        to_artifact_bytes_sealed(value, &head.content_hash)
+                    })
+                    .map_err(|e| UserError::error(e.to_string()))?;
+                    phase("artifact: write file", || write_atomic(&self.path, &bytes))
                         .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))?;
                     true
                 }
