@@ -108,6 +108,14 @@ impl EncodingMemo {
         sealed.push(Arc::new(split));
     }
 
+    fn sealed_split_of_type(&self, type_name: &str) -> Option<Arc<SealedSplit>> {
+        let sealed = self.sealed.lock().unwrap_or_else(|p| p.into_inner());
+        sealed
+            .iter()
+            .find(|split| split.type_name == type_name)
+            .cloned()
+    }
+
     fn sealed_split(&self, type_name: &str, hash: &ContentHash) -> Option<Arc<SealedSplit>> {
         let sealed = self.sealed.lock().unwrap_or_else(|p| p.into_inner());
         sealed
@@ -265,13 +273,7 @@ pub(crate) fn sealed_artifact_bytes<T: ?Sized + Serialize>(
         Ok(_) => return Some(Err("artifact is not a JSON object".to_owned())),
         Err(e) => return Some(Err(e.to_string())),
     };
-    let mut fields: Vec<(&str, &Node)> = split
-        .fields
-        .iter()
-        .filter(|(key, _)| !split.excluded.contains(key))
-        .chain(fresh.iter())
-        .map(|(key, node)| (key.as_str(), node))
-        .collect();
+    let mut fields = sealed_members(&split, &fresh);
     let mut out = Vec::new();
     Some(write_pretty_object(&mut fields, 0, &mut out).map(|()| {
         out.push(b'\n');
@@ -298,6 +300,27 @@ enum Node {
     Leaf(Value),
     Array(Vec<Arc<Encoded>>),
     Object(Vec<(String, Node)>),
+    /// A struct this memo sealed (a projection inside the index): its sealed fields come from
+    /// the seal, the ones the seal left out are `fresh`.
+    Sealed {
+        split: Arc<SealedSplit>,
+        fresh: Vec<(String, Node)>,
+    },
+}
+
+/// The members of a sealed struct: the seal's fields except the ones it left out, which come
+/// from `fresh`.
+fn sealed_members<'a>(
+    split: &'a SealedSplit,
+    fresh: &'a [(String, Node)],
+) -> Vec<(&'a str, &'a Node)> {
+    split
+        .fields
+        .iter()
+        .filter(|(key, _)| !split.excluded.contains(key))
+        .chain(fresh)
+        .map(|(key, node)| (key.as_str(), node))
+        .collect()
 }
 
 fn write_canonical(node: &Node, hasher: &mut Sha256) -> Result<(), String> {
@@ -321,6 +344,9 @@ fn write_canonical(node: &Node, hasher: &mut Sha256) -> Result<(), String> {
                 .map(|(key, node)| (key.as_str(), node))
                 .collect();
             write_canonical_object(&mut fields, hasher)?;
+        }
+        Node::Sealed { split, fresh } => {
+            write_canonical_object(&mut sealed_members(split, fresh), hasher)?;
         }
     }
     Ok(())
@@ -368,6 +394,9 @@ fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), Stri
                 .map(|(key, node)| (key.as_str(), node))
                 .collect();
             write_pretty_object(&mut fields, depth, out)?;
+        }
+        Node::Sealed { split, fresh } => {
+            write_pretty_object(&mut sealed_members(split, fresh), depth, out)?;
         }
     }
     Ok(())
@@ -643,11 +672,14 @@ impl ser::SerializeStruct for StructNode<'_> {
                 if only.is_some_and(|only| !only.iter().any(|name| name == key)) {
                     return Ok(());
                 }
-                let node = value.serialize(NodeSerializer {
-                    memo,
-                    depth: *depth + 1,
-                    only: None,
-                })?;
+                let node = match sealed_node(memo, *depth + 1, value)? {
+                    Some(node) => node,
+                    None => value.serialize(NodeSerializer {
+                        memo,
+                        depth: *depth + 1,
+                        only: None,
+                    })?,
+                };
                 fields.push((key.to_owned(), node));
                 Ok(())
             }
@@ -660,6 +692,35 @@ impl ser::SerializeStruct for StructNode<'_> {
             StructNode::Plain(s) => s.end().map(Node::Leaf),
         }
     }
+}
+
+/// A field value that this memo sealed on its own (the projection inside the index), taken from
+/// that seal when the value's `contentHash` is the seal's hash: only the fields the seal left
+/// out are serialized. `None` when there is no such seal or the hash differs.
+fn sealed_node<T: ?Sized + Serialize>(
+    memo: &EncodingMemo,
+    depth: usize,
+    value: &T,
+) -> JsonResult<Option<Node>> {
+    let Some(split) = memo.sealed_split_of_type(std::any::type_name::<T>()) else {
+        return Ok(None);
+    };
+    if depth > MAX_OBJECT_DEPTH {
+        return Ok(None);
+    }
+    let fresh = match value.serialize(NodeSerializer {
+        memo,
+        depth,
+        only: Some(&split.excluded),
+    })? {
+        Node::Object(fresh) => fresh,
+        _ => return Ok(None),
+    };
+    let vouched = fresh.iter().any(|(key, node)| {
+        key == "contentHash"
+            && matches!(node, Node::Leaf(Value::String(hash)) if hash == split.hash.as_str())
+    });
+    Ok(vouched.then_some(Node::Sealed { split, fresh }))
 }
 
 /// serde_json's own compound serializers, with their `Value` wrapped as a leaf.
@@ -841,6 +902,36 @@ mod tests {
             to_artifact_bytes_sealed(&value.nested, &hash).unwrap()
         });
         assert_eq!(bytes, plain);
+    }
+
+    #[test]
+    fn a_sealed_struct_inside_an_artifact_is_taken_from_its_own_seal() {
+        use crate::artifact::to_artifact_bytes_sealed;
+        let excluded = ["generatedAt"];
+        let memo = EncodingMemo::new();
+        for vouched in [true, false] {
+            let mut value = sample(2);
+            let inner_hash = with_memo(&memo, || {
+                semantic_hash_large(&value.nested, &["contentHash"]).unwrap()
+            });
+            value.nested.content_hash = if vouched {
+                inner_hash.as_str().to_owned()
+            } else {
+                "not the seal".to_owned()
+            };
+            memo.sweep();
+            let (hash, bytes) = with_memo(&memo, || {
+                let hash = semantic_hash_large(&value, &excluded).unwrap();
+                let bytes = to_artifact_bytes_sealed(&value, &hash).unwrap();
+                (hash, bytes)
+            });
+            assert_eq!(hash, semantic_hash(&value, &excluded).unwrap());
+            assert_eq!(bytes, to_artifact_bytes(&value).unwrap());
+            // The top's two items are keyed either way; the nested struct's two entries only
+            // when its `contentHash` is not the seal's.
+            let (hits, misses) = memo.sweep();
+            assert_eq!(hits + misses, if vouched { 2 } else { 4 }, "{vouched}");
+        }
     }
 
     #[test]
