@@ -5,6 +5,8 @@
 use doc_bridge_model::timing::phase;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use rayon::prelude::*;
+
 use doc_bridge_model::hash::{semantic_hash, semantic_hash_large};
 use doc_bridge_model::snapshot::{
     Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Module,
@@ -50,7 +52,7 @@ pub fn build_snapshot(
     observed: &[ObservedFile],
     walk_diagnostics: Vec<Diagnostic>,
     options: &BuildOptions,
-    exists: &dyn Fn(&RelPath) -> bool,
+    exists: &(dyn Fn(&RelPath) -> bool + Sync),
     generated_at: String,
 ) -> Snapshot {
     let mut builder = Builder::new(observed, options);
@@ -64,6 +66,14 @@ pub fn build_snapshot(
     phase("snapshot: documents", || builder.documents(exists));
     builder.depends_on();
     builder.finish(generated_at)
+}
+
+/// One module as [`Builder::module`] resolves it.
+struct ResolvedModule {
+    module: Module,
+    relations: Vec<Relation>,
+    diagnostics: Vec<Diagnostic>,
+    area: RelPath,
 }
 
 struct Builder<'a> {
@@ -196,90 +206,38 @@ impl<'a> Builder<'a> {
             .map(|f| f.record.path.clone())
             .collect();
         let resolver = Resolver::new(&module_paths, &packages, &self.cargo_lib_paths);
+        // Modules resolve independently (in parallel); what they add to shared tables is
+        // applied afterwards in walk order.
+        let this = &*self;
+        let resolved: Vec<ResolvedModule> = self
+            .observed
+            .par_iter()
+            .filter_map(|file| match &file.analysis {
+                Analysis::Module(language, facts) => {
+                    Some(this.module(file, *language, facts, &resolver, &roots))
+                }
+                _ => None,
+            })
+            .collect();
         let mut area_members: BTreeMap<RelPath, Vec<EntityId>> = BTreeMap::new();
-        let mut new_relations = Vec::new();
-        let mut new_diagnostics = Vec::new();
-        for file in self.observed {
-            let Analysis::Module(language, facts) = &file.analysis else {
-                continue;
-            };
-            let record = &file.record;
-            let id = EntityId::module(&record.path);
-            let mut imports = Vec::with_capacity(facts.imports.len());
-            for import in &facts.imports {
-                let mod_decl = import.kind == ImportKind::ModDecl;
-                let (resolution, targets) = resolver.resolve(
-                    *language,
-                    &record.path,
-                    &import.specifier,
-                    &import.names,
-                    mod_decl,
-                );
-                for target in &targets {
-                    new_relations.push(Relation {
-                        from: id.clone(),
-                        to: target.clone(),
-                        kind: RelationKind::Imports,
-                        provenance: Provenance::Observed,
-                        evidence: at_line(record, import.line),
-                        via: Some(import.specifier.clone()),
-                    });
-                }
-                if resolution == ImportResolution::Unresolved {
-                    new_diagnostics.push(Diagnostic::new(
-                        "unresolved-import",
-                        Severity::Warning,
-                        record.path.clone(),
-                        Some(import.line),
-                        format!(
-                            "import `{}` names nothing in this repository",
-                            truncate(&import.specifier, 120)
-                        ),
-                        Some(id.clone()),
-                    ));
-                }
-                imports.push(Import {
-                    specifier: import.specifier.clone(),
-                    kind: kebab(&import.kind),
-                    names: import.names.clone(),
-                    line: import.line,
-                    resolution,
-                    targets,
-                });
-            }
-            let symbols: Vec<Symbol> = facts
-                .symbols
-                .iter()
-                .map(|s| Symbol {
-                    name: s.name.clone(),
-                    kind: kebab(&s.kind),
-                    line: s.line,
-                    reexport: s.reexport,
-                    from: s.from.clone(),
-                })
-                .collect();
-            for symbol in &symbols {
+        for resolved in resolved {
+            let id = &resolved.module.id;
+            for symbol in &resolved.module.symbols {
                 if !symbol.reexport && symbol.name != "default" && symbol.name != "*" {
                     let declared_by = self.declarations.entry(symbol.name.clone()).or_default();
-                    if declared_by.last() != Some(&id) {
+                    if declared_by.last() != Some(id) {
                         declared_by.push(id.clone());
                     }
                 }
             }
-            let area = area_of(&record.path, &roots, &self.options.area_rules);
-            area_members.entry(area).or_default().push(id.clone());
-            self.entities.push(Entity::Module(Module {
-                id,
-                path: record.path.clone(),
-                content_hash: record.content_hash.clone(),
-                language: language.name().to_owned(),
-                symbols,
-                imports,
-                line_count: facts.line_count,
-            }));
+            area_members
+                .entry(resolved.area)
+                .or_default()
+                .push(id.clone());
+            self.relations.extend(resolved.relations);
+            self.diagnostics.extend(resolved.diagnostics);
+            self.entities.push(Entity::Module(resolved.module));
         }
-        self.relations.extend(new_relations);
-        self.diagnostics.extend(new_diagnostics);
 
         for (dir, members) in area_members {
             let area_id = EntityId::area(&dir);
@@ -329,6 +287,89 @@ impl<'a> Builder<'a> {
         self.packages = packages;
     }
 
+    /// One module's entity with its imports resolved, the relations and diagnostics they give,
+    /// and the area it belongs to.
+    fn module(
+        &self,
+        file: &ObservedFile,
+        language: doc_bridge_source::Language,
+        facts: &doc_bridge_source::SourceFacts,
+        resolver: &Resolver,
+        roots: &PackageRoots,
+    ) -> ResolvedModule {
+        let record = &file.record;
+        let id = EntityId::module(&record.path);
+        let mut relations = Vec::new();
+        let mut diagnostics = Vec::new();
+        let mut imports = Vec::with_capacity(facts.imports.len());
+        for import in &facts.imports {
+            let mod_decl = import.kind == ImportKind::ModDecl;
+            let (resolution, targets) = resolver.resolve(
+                language,
+                &record.path,
+                &import.specifier,
+                &import.names,
+                mod_decl,
+            );
+            for target in &targets {
+                relations.push(Relation {
+                    from: id.clone(),
+                    to: target.clone(),
+                    kind: RelationKind::Imports,
+                    provenance: Provenance::Observed,
+                    evidence: at_line(record, import.line),
+                    via: Some(import.specifier.clone()),
+                });
+            }
+            if resolution == ImportResolution::Unresolved {
+                diagnostics.push(Diagnostic::new(
+                    "unresolved-import",
+                    Severity::Warning,
+                    record.path.clone(),
+                    Some(import.line),
+                    format!(
+                        "import `{}` names nothing in this repository",
+                        truncate(&import.specifier, 120)
+                    ),
+                    Some(id.clone()),
+                ));
+            }
+            imports.push(Import {
+                specifier: import.specifier.clone(),
+                kind: kebab(&import.kind),
+                names: import.names.clone(),
+                line: import.line,
+                resolution,
+                targets,
+            });
+        }
+        let symbols: Vec<Symbol> = facts
+            .symbols
+            .iter()
+            .map(|s| Symbol {
+                name: s.name.clone(),
+                kind: kebab(&s.kind),
+                line: s.line,
+                reexport: s.reexport,
+                from: s.from.clone(),
+            })
+            .collect();
+        ResolvedModule {
+            area: area_of(&record.path, roots, &self.options.area_rules),
+            module: Module {
+                id,
+                path: record.path.clone(),
+                content_hash: record.content_hash.clone(),
+                language: language.name().to_owned(),
+                symbols,
+                imports,
+                line_count: facts.line_count,
+            },
+            relations,
+            diagnostics,
+        }
+    }
+
     /// The entity a path names: a module or document file, a package root, or an area.
     fn entity_at(&self, path: &RelPath) -> Option<EntityId> {
         if let Some(record) = self.files.get(path.as_str()) {
@@ -344,19 +385,45 @@ impl<'a> Builder<'a> {
         self.areas.get(path).cloned()
     }
 
-    fn documents(&mut self, exists: &dyn Fn(&RelPath) -> bool) {
+    /// Document entities, with the links, mentions and covers of each resolved. Documents are
+    /// independent of each other here, so they are resolved in parallel and collected in walk
+    /// order.
+    fn documents(&mut self, exists: &(dyn Fn(&RelPath) -> bool + Sync)) {
         let package_names: HashMap<&str, EntityId> = self
             .packages
             .iter()
             .map(|p| (p.name.as_str(), p.id.clone()))
             .collect();
+        let this = &*self;
+        let resolved: Vec<(Entity, Vec<Relation>, Vec<Diagnostic>)> = self
+            .observed
+            .par_iter()
+            .filter_map(|file| match &file.analysis {
+                Analysis::Document(facts) => {
+                    Some(this.document(file, facts, &package_names, exists))
+                }
+                _ => None,
+            })
+            .collect();
+        for (document, relations, diagnostics) in resolved {
+            self.entities.push(document);
+            self.relations
+                .extend(relations.into_iter().filter(|r| r.from != r.to));
+            self.diagnostics.extend(diagnostics);
+        }
+    }
+
+    /// One document's entity, relations and diagnostics.
+    fn document(
+        &self,
+        file: &ObservedFile,
+        facts: &doc_bridge_markdown::MarkdownFacts,
+        package_names: &HashMap<&str, EntityId>,
+        exists: &(dyn Fn(&RelPath) -> bool + Sync),
+    ) -> (Entity, Vec<Relation>, Vec<Diagnostic>) {
         let mut relations = Vec::new();
         let mut diagnostics = Vec::new();
-        let mut documents = Vec::new();
-        for file in self.observed {
-            let Analysis::Document(facts) = &file.analysis else {
-                continue;
-            };
+        {
             let record = &file.record;
             let document = document_entity(
                 &record.path,
@@ -492,12 +559,8 @@ impl<'a> Builder<'a> {
                     )),
                 }
             }
-            documents.push(Entity::Document(document));
+            (Entity::Document(document), relations, diagnostics)
         }
-        self.entities.extend(documents);
-        self.relations
-            .extend(relations.into_iter().filter(|r| r.from != r.to));
-        self.diagnostics.extend(diagnostics);
     }
 
     fn resolve_cover(&self, cover: &str, dir: &RelPath) -> Option<EntityId> {
@@ -560,25 +623,43 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self, generated_at: String) -> Snapshot {
         let sorting = doc_bridge_model::timing::Timer::start("snapshot: sort");
-        self.entities.sort_by(|a, b| a.id().cmp(b.id()));
-        self.relations.sort_by(|a, b| {
-            (&a.from, a.kind, &a.to, &a.evidence, &a.via).cmp(&(
-                &b.from,
-                b.kind,
-                &b.to,
-                &b.evidence,
-                &b.via,
-            ))
-        });
-        self.relations.dedup_by(|later, first| {
-            later.from == first.from && later.kind == first.kind && later.to == first.to
-        });
-        self.diagnostics.sort_by(|a, b| {
-            a.sort_key()
-                .cmp(&b.sort_key())
-                .then_with(|| a.id.cmp(&b.id))
-        });
-        self.diagnostics.dedup();
+        // rayon's sorts are stable, so the order is exactly `sort_by`'s.
+        let (entities, relations, diagnostics) = (
+            &mut self.entities,
+            &mut self.relations,
+            &mut self.diagnostics,
+        );
+        rayon::join(
+            || entities.par_sort_by(|a, b| a.id().cmp(b.id())),
+            || {
+                rayon::join(
+                    || {
+                        relations.par_sort_by(|a, b| {
+                            (&a.from, a.kind, &a.to, &a.evidence, &a.via).cmp(&(
+                                &b.from,
+                                b.kind,
+                                &b.to,
+                                &b.evidence,
+                                &b.via,
+                            ))
+                        });
+                        relations.dedup_by(|later, first| {
+                            later.from == first.from
+                                && later.kind == first.kind
+                                && later.to == first.to
+                        });
+                    },
+                    || {
+                        diagnostics.par_sort_by(|a, b| {
+                            a.sort_key()
+                                .cmp(&b.sort_key())
+                                .then_with(|| a.id.cmp(&b.id))
+                        });
+                        diagnostics.dedup();
+                    },
+                )
+            },
+        );
         sorting.stop();
 
         let mut stats = SnapshotStats {
