@@ -191,8 +191,25 @@ impl Session {
         if batch.rescan {
             self.observations = Observations::default();
         }
-        let walked = match phase("walk", || {
-            doc_bridge_discover::walk(&self.repo.root, &pipeline::walk_options(&self.repo))
+        let known = match (initial, &batch) {
+            (
+                false,
+                Batch {
+                    config: false,
+                    rescan: false,
+                    root: false,
+                    paths,
+                    ..
+                },
+            ) => phase("restat", || {
+                self.observations.restat(&self.repo.root, paths)
+            }),
+            _ => None,
+        };
+        let walked = match known.map(Ok).unwrap_or_else(|| {
+            phase("walk", || {
+                doc_bridge_discover::walk(&self.repo.root, &pipeline::walk_options(&self.repo))
+            })
         }) {
             Ok(walked) => walked,
             Err(error) => {
