@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rayon::prelude::*;
 
-use doc_bridge_model::hash::{semantic_hash, semantic_hash_large};
+use doc_bridge_model::hash::{semantic_hash, semantic_hash_large_prekeyed};
 use doc_bridge_model::snapshot::{
     Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Module,
     Package, Project, Provenance, Relation, RelationKind, SNAPSHOT_HASH_EXCLUDED,
@@ -702,7 +702,16 @@ impl<'a> Builder<'a> {
             stats,
         };
         if let Ok(hash) = phase("snapshot: seal", || {
-            semantic_hash_large(&snapshot, SNAPSHOT_HASH_EXCLUDED)
+            semantic_hash_large_prekeyed(
+                &snapshot,
+                SNAPSHOT_HASH_EXCLUDED,
+                &[
+                    &snapshot.files,
+                    &snapshot.entities,
+                    &snapshot.relations,
+                    &snapshot.diagnostics,
+                ],
+            )
         }) {
             snapshot.content_hash = hash;
         }

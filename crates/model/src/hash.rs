@@ -123,6 +123,20 @@ pub fn semantic_hash_large<T: Serialize>(
     }
 }
 
+/// [`semantic_hash_large`], with the elements of `arrays` (large array fields of `value`) keyed
+/// on all cores before the seal walks `value` (through the active memo; without one, the
+/// ordinary hash). The hash is the same.
+pub fn semantic_hash_large_prekeyed<T: Serialize>(
+    value: &T,
+    excluded: &[&str],
+    arrays: &[&dyn crate::memo::Prekey],
+) -> Result<ContentHash, HashError> {
+    match crate::memo::semantic_hash_prekeyed(value, excluded, arrays) {
+        Some(result) => result.map_err(HashError),
+        None => semantic_hash(value, excluded),
+    }
+}
+
 /// A value could not be turned into canonical JSON (a non-finite number, a map with non-string
 /// keys). Artifacts built by doc-bridge never hit this; it exists so hashing cannot panic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -253,6 +253,80 @@ pub(crate) fn semantic_hash<T: ?Sized + Serialize>(
     Some(result)
 }
 
+/// A large array of an artifact that can be keyed ahead of the artifact's seal, on all cores
+/// (see [`semantic_hash_prekeyed`]).
+pub trait Prekey: Sync {
+    /// Keys (and on a miss encodes) every element through `memo`, recording the array's address
+    /// and type with its elements' encodings in `table`.
+    fn prekey(&self, memo: &EncodingMemo, table: &mut PrekeyTable);
+}
+
+impl<T: Serialize + Sync> Prekey for Vec<T> {
+    fn prekey(&self, memo: &EncodingMemo, table: &mut PrekeyTable) {
+        use rayon::prelude::*;
+        let encoded: Result<Vec<Arc<Encoded>>, _> = self
+            .par_iter()
+            .map(|element| memo.encode(element))
+            .collect();
+        // An element that cannot be encoded is left to the seal, which reports it.
+        if let Ok(encoded) = encoded {
+            let address = std::ptr::from_ref(self) as usize;
+            table
+                .arrays
+                .insert(address, (std::any::type_name::<Self>(), encoded));
+        }
+    }
+}
+
+/// Arrays keyed ahead of a seal, by the address and type of the array: valid only while the
+/// sealed value is borrowed, which [`semantic_hash_prekeyed`] guarantees by dropping the table
+/// before the borrow ends. Two live values of one type (a `Vec` is never zero-sized) never
+/// share an address, so a hit is the very array that was keyed, unchanged.
+#[derive(Default)]
+pub struct PrekeyTable {
+    arrays: rustc_hash::FxHashMap<usize, (&'static str, Vec<Arc<Encoded>>)>,
+}
+
+impl PrekeyTable {
+    fn get<T: ?Sized>(&self, value: &T) -> Option<Vec<Arc<Encoded>>> {
+        let address = std::ptr::from_ref(value).cast::<()>() as usize;
+        match self.arrays.get(&address) {
+            Some((type_name, encoded)) if *type_name == std::any::type_name::<T>() => {
+                Some(encoded.clone())
+            }
+            _ => None,
+        }
+    }
+}
+
+thread_local! {
+    static PREKEYED: RefCell<Option<Arc<PrekeyTable>>> = const { RefCell::new(None) };
+}
+
+/// [`crate::hash::semantic_hash_large`] with the elements of `arrays` (fields of `value`) keyed
+/// in parallel first; the seal then takes those arrays whole instead of keying their elements
+/// one by one. Without an active memo it is the ordinary hash.
+pub(crate) fn semantic_hash_prekeyed<T: ?Sized + Serialize>(
+    value: &T,
+    excluded: &[&str],
+    arrays: &[&dyn Prekey],
+) -> Option<Result<ContentHash, String>> {
+    let memo = current()?;
+    let mut table = PrekeyTable::default();
+    for array in arrays {
+        array.prekey(&memo, &mut table);
+    }
+    struct Clear;
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            PREKEYED.with(|prekeyed| prekeyed.borrow_mut().take());
+        }
+    }
+    PREKEYED.with(|prekeyed| *prekeyed.borrow_mut() = Some(Arc::new(table)));
+    let _clear = Clear;
+    semantic_hash(value, excluded)
+}
+
 /// Artifact bytes for `value`, whose seal is `hash`, through the active memo; `None` when no
 /// memo is active.
 ///
@@ -672,6 +746,16 @@ impl ser::SerializeStruct for StructNode<'_> {
                 if only.is_some_and(|only| !only.iter().any(|name| name == key)) {
                     return Ok(());
                 }
+                let prekeyed = PREKEYED.with(|prekeyed| {
+                    prekeyed
+                        .borrow()
+                        .as_ref()
+                        .and_then(|table| table.get(value))
+                });
+                if let Some(items) = prekeyed {
+                    fields.push((key.to_owned(), Node::Array(items)));
+                    return Ok(());
+                }
                 let node = match sealed_node(memo, *depth + 1, value)? {
                     Some(node) => node,
                     None => value.serialize(NodeSerializer {
@@ -932,6 +1016,34 @@ mod tests {
             let (hits, misses) = memo.sweep();
             assert_eq!(hits + misses, if vouched { 2 } else { 4 }, "{vouched}");
         }
+    }
+
+    #[test]
+    fn prekeyed_arrays_seal_the_same_and_are_keyed_once() {
+        use crate::hash::semantic_hash_large_prekeyed;
+        let memo = EncodingMemo::new();
+        let value = sample(5);
+        let excluded = ["generatedAt"];
+        let plain = semantic_hash(&value, &excluded).unwrap();
+        let hash = with_memo(&memo, || {
+            semantic_hash_large_prekeyed(&value, &excluded, &[&value.items]).unwrap()
+        });
+        assert_eq!(hash, plain);
+        // The five items once (ahead of the seal), the two nested entries by the seal.
+        assert_eq!(memo.sweep(), (0, 7));
+        // An equal array elsewhere is not the prekeyed one: the seal keys it itself.
+        let other = value.clone();
+        let hash = with_memo(&memo, || {
+            semantic_hash_large_prekeyed(&other, &excluded, &[&value.items]).unwrap()
+        });
+        assert_eq!(hash, plain);
+        let (hits, misses) = memo.sweep();
+        assert_eq!((hits + misses, misses), (12, 0));
+        // Outside a memo, the ordinary hash.
+        assert_eq!(
+            semantic_hash_large_prekeyed(&value, &excluded, &[&value.items]).unwrap(),
+            plain
+        );
     }
 
     #[test]

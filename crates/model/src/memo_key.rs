@@ -15,8 +15,20 @@ pub(crate) fn write_key<T: ?Sized + Serialize>(
 ) -> Result<(), KeyError> {
     out.clear();
     let mut serializer = KeySerializer(out);
-    serializer.bytes(std::any::type_name::<T>().as_bytes());
+    serializer.bytes(referent(std::any::type_name::<T>()).as_bytes());
     value.serialize(serializer)
+}
+
+/// The type a reference type names (`&T` and `&mut T` serialize exactly as `T`), so an element
+/// keyed as `T` and as `&T` (serde hands sequence elements over by reference) shares its entry.
+fn referent(mut type_name: &str) -> &str {
+    while let Some(rest) = type_name
+        .strip_prefix("&mut ")
+        .or_else(|| type_name.strip_prefix('&'))
+    {
+        type_name = rest;
+    }
+    type_name
 }
 
 /// The key of `value` in a fresh buffer (tests, and callers without a buffer to reuse).
@@ -369,6 +381,11 @@ mod tests {
     #[test]
     fn the_type_is_part_of_the_key_and_long_lengths_stay_delimited() {
         assert_ne!(key_of(&1u32).unwrap(), key_of(&1u64).unwrap());
+        assert_eq!(key_of(&1u32).unwrap(), key_of(&&1u32).unwrap());
+        assert_eq!(
+            referent("&mut &core::option::Option<&str>"),
+            "core::option::Option<&str>"
+        );
         // Lengths at the varint boundaries (one, two and three bytes): splitting the same bytes
         // differently between two strings must give different keys.
         for n in [127usize, 128, 255, 16_383, 16_384] {

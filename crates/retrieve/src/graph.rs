@@ -1,6 +1,6 @@
 //! Read-only lookups over a snapshot: entities by id and relations by endpoint.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use doc_bridge_model::snapshot::{Document, Entity, Package, Relation, RelationKind, Snapshot};
 use doc_bridge_model::{EntityId, RelPath};
@@ -9,21 +9,21 @@ use doc_bridge_model::{EntityId, RelPath};
 pub struct Graph<'a> {
     /// The snapshot.
     pub snapshot: &'a Snapshot,
-    by_id: HashMap<&'a EntityId, &'a Entity>,
-    inbound: HashMap<&'a EntityId, Vec<&'a Relation>>,
-    outbound: HashMap<&'a EntityId, Vec<&'a Relation>>,
+    by_id: FxHashMap<&'a EntityId, &'a Entity>,
+    inbound: FxHashMap<&'a EntityId, Vec<&'a Relation>>,
+    outbound: FxHashMap<&'a EntityId, Vec<&'a Relation>>,
     /// Documents in path order.
     documents: Vec<&'a Document>,
     /// Curated agent documents by front matter `owner`.
-    agent_docs_by_owner: HashMap<&'a str, Vec<&'a Document>>,
+    agent_docs_by_owner: FxHashMap<&'a str, Vec<&'a Document>>,
 }
 
 impl<'a> Graph<'a> {
     /// Builds the lookups.
     pub fn new(snapshot: &'a Snapshot) -> Self {
         let by_id = snapshot.entities.iter().map(|e| (e.id(), e)).collect();
-        let mut inbound: HashMap<&EntityId, Vec<&Relation>> = HashMap::new();
-        let mut outbound: HashMap<&EntityId, Vec<&Relation>> = HashMap::new();
+        let mut inbound: FxHashMap<&EntityId, Vec<&Relation>> = FxHashMap::default();
+        let mut outbound: FxHashMap<&EntityId, Vec<&Relation>> = FxHashMap::default();
         for relation in &snapshot.relations {
             inbound.entry(&relation.to).or_default().push(relation);
             outbound.entry(&relation.from).or_default().push(relation);
@@ -37,7 +37,7 @@ impl<'a> Graph<'a> {
             })
             .collect();
         documents.sort_by(|a, b| a.path.cmp(&b.path));
-        let mut agent_docs_by_owner: HashMap<&str, Vec<&Document>> = HashMap::new();
+        let mut agent_docs_by_owner: FxHashMap<&str, Vec<&Document>> = FxHashMap::default();
         for doc in &documents {
             if let (true, Some(owner)) = (doc.agent_doc, doc.owner.as_deref()) {
                 agent_docs_by_owner.entry(owner).or_default().push(doc);

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use doc_bridge_model::config::Config;
-use doc_bridge_model::hash::semantic_hash_large;
+use doc_bridge_model::hash::semantic_hash_large_prekeyed;
 use doc_bridge_model::index::{
     DocBridgeIndexV1, INDEX_HASH_EXCLUDED, INDEX_SCHEMA_VERSION, Inputs, KnowledgeEntry, Lookup,
     OwnershipRecord, RetrievalSettings,
@@ -346,7 +346,7 @@ pub fn seal(index: &mut DocBridgeIndexV1) {
 
 /// The sha256-semantic-v1 hash of an index (its seal), or `None` if it cannot be computed.
 pub fn index_hash(index: &DocBridgeIndexV1) -> Option<ContentHash> {
-    semantic_hash_large(index, INDEX_HASH_EXCLUDED).ok()
+    semantic_hash_large_prekeyed(index, INDEX_HASH_EXCLUDED, &[&index.knowledge]).ok()
 }
 
 fn owner_names<'a>(package: &'a Package, owner: Option<&'a Owner>) -> Vec<&'a str> {

@@ -1,10 +1,12 @@
 //! Building the projection (`RetrievalIndexV1`): a pure function of the snapshot, the accepted
 //! overlay and the configuration.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap;
 
 use doc_bridge_model::config::Config;
-use doc_bridge_model::hash::{semantic_hash, semantic_hash_large};
+use doc_bridge_model::hash::{semantic_hash, semantic_hash_large_prekeyed};
 use doc_bridge_model::projection::{
     Edge, EntryGraph, GraphParams, LexicalStats, PROJECTION_HASH_EXCLUDED, ProjectedEntry,
     ProjectedSymbol, RetrievalIndexV1,
@@ -94,7 +96,11 @@ pub fn project_with_collection(
         .map(|(f, average)| (f.name().to_owned(), (average * 1e6).round() / 1e6))
         .collect();
     if let Ok(hash) = phase("projection: seal", || {
-        semantic_hash_large(&projection, PROJECTION_HASH_EXCLUDED)
+        semantic_hash_large_prekeyed(
+            &projection,
+            PROJECTION_HASH_EXCLUDED,
+            &[&projection.entries],
+        )
     }) {
         projection.content_hash = hash;
     }
@@ -276,13 +282,13 @@ fn string_list(value: &serde_json::Value) -> Vec<String> {
 
 /// Routes the configuration declares (ownership records, intents) and accepted intents.
 fn routes(snapshot: &Snapshot, overlay: &OverlaySignals, config: &Config) -> Vec<ProjectedEntry> {
-    let by_path: HashMap<&RelPath, &Entity> = snapshot
+    let by_path: FxHashMap<&RelPath, &Entity> = snapshot
         .entities
         .iter()
         .filter(|e| matches!(e, Entity::Package(_) | Entity::Area(_)))
         .map(|e| (e.path(), e))
         .collect();
-    let by_id: HashMap<&EntityId, &Entity> =
+    let by_id: FxHashMap<&EntityId, &Entity> =
         snapshot.entities.iter().map(|e| (e.id(), e)).collect();
     let resolve = |target: &str| -> Option<&Entity> {
         let id = EntityId::from_raw(target);
@@ -400,7 +406,7 @@ fn route_entry(
 /// Fills in each entry's graph: PageRank, inbound links, covering and mentioning documents,
 /// area and package, and bounded edge lists.
 fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [ProjectedEntry]) {
-    let index: HashMap<String, usize> = entries
+    let index: FxHashMap<String, usize> = entries
         .iter()
         .enumerate()
         .map(|(i, e)| (e.id.clone(), i))
@@ -453,7 +459,7 @@ fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [P
         }
     }
     // Packages own areas; areas own modules.
-    let area_package: HashMap<String, EntityId> = snapshot
+    let area_package: FxHashMap<String, EntityId> = snapshot
         .entities
         .iter()
         .filter_map(|e| match e {

@@ -52,7 +52,8 @@ impl TokenMemo {
         texts: &[&str; FIELD_COUNT],
         analyse: fn(&[&str; FIELD_COUNT]) -> AnalysedEntry,
     ) -> Arc<AnalysedEntry> {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        // XXH3 only places the entry; a hit compares the texts in full.
+        let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
         texts.hash(&mut hasher);
         let key = hasher.finish();
         {
