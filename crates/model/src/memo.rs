@@ -374,6 +374,8 @@ enum Node {
     Leaf(Value),
     Array(Vec<Arc<Encoded>>),
     Object(Vec<(String, Node)>),
+    /// A map near the top (the index's `inputs.files`, `handoffs`), memoized whole.
+    Whole(Arc<Encoded>),
     /// A struct this memo sealed (a projection inside the index): its sealed fields come from
     /// the seal, the ones the seal left out are `fresh`.
     Sealed {
@@ -419,6 +421,7 @@ fn write_canonical(node: &Node, hasher: &mut Sha256) -> Result<(), String> {
                 .collect();
             write_canonical_object(&mut fields, hasher)?;
         }
+        Node::Whole(item) => hasher.update(&item.canonical),
         Node::Sealed { split, fresh } => {
             write_canonical_object(&mut sealed_members(split, fresh), hasher)?;
         }
@@ -469,6 +472,7 @@ fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), Stri
                 .collect();
             write_pretty_object(&mut fields, depth, out)?;
         }
+        Node::Whole(item) => out.extend_from_slice(&item.pretty_at(depth)),
         Node::Sealed { split, fresh } => {
             write_pretty_object(&mut sealed_members(split, fresh), depth, out)?;
         }
@@ -756,6 +760,10 @@ impl ser::SerializeStruct for StructNode<'_> {
                     fields.push((key.to_owned(), Node::Array(items)));
                     return Ok(());
                 }
+                if (1..=MAX_ARRAY_DEPTH).contains(&(*depth + 1)) && is_map(value) {
+                    fields.push((key.to_owned(), Node::Whole(memo.encode(value)?)));
+                    return Ok(());
+                }
                 let node = match sealed_node(memo, *depth + 1, value)? {
                     Some(node) => node,
                     None => value.serialize(NodeSerializer {
@@ -805,6 +813,107 @@ fn sealed_node<T: ?Sized + Serialize>(
             && matches!(node, Node::Leaf(Value::String(hash)) if hash == split.hash.as_str())
     });
     Ok(vouched.then_some(Node::Sealed { split, fresh }))
+}
+
+/// Whether `value` serializes as a map. Only its first serializer call is looked at: the probe
+/// fails right there, so no entry is visited.
+fn is_map<T: ?Sized + Serialize>(value: &T) -> bool {
+    matches!(value.serialize(ShapeProbe), Err(Shape::Map))
+}
+
+/// The first serializer call of a value, as an error that stops it (see [`is_map`]).
+#[derive(Debug)]
+enum Shape {
+    Map,
+    Other,
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for Shape {}
+
+impl ser::Error for Shape {
+    fn custom<M: std::fmt::Display>(_: M) -> Self {
+        Shape::Other
+    }
+}
+
+struct ShapeProbe;
+
+macro_rules! other_shape {
+    ($($name:ident($($arg:ty),*) -> $ok:ty),* $(,)?) => {
+        $(fn $name(self, $(_: $arg),*) -> Result<$ok, Shape> {
+            Err(Shape::Other)
+        })*
+    };
+}
+
+impl Serializer for ShapeProbe {
+    type Ok = ();
+    type Error = Shape;
+    type SerializeSeq = ser::Impossible<(), Shape>;
+    type SerializeTuple = ser::Impossible<(), Shape>;
+    type SerializeTupleStruct = ser::Impossible<(), Shape>;
+    type SerializeTupleVariant = ser::Impossible<(), Shape>;
+    type SerializeMap = ser::Impossible<(), Shape>;
+    type SerializeStruct = ser::Impossible<(), Shape>;
+    type SerializeStructVariant = ser::Impossible<(), Shape>;
+
+    other_shape!(
+        serialize_bool(bool) -> (),
+        serialize_i8(i8) -> (),
+        serialize_i16(i16) -> (),
+        serialize_i32(i32) -> (),
+        serialize_i64(i64) -> (),
+        serialize_u8(u8) -> (),
+        serialize_u16(u16) -> (),
+        serialize_u32(u32) -> (),
+        serialize_u64(u64) -> (),
+        serialize_f32(f32) -> (),
+        serialize_f64(f64) -> (),
+        serialize_char(char) -> (),
+        serialize_str(&str) -> (),
+        serialize_bytes(&[u8]) -> (),
+        serialize_none() -> (),
+        serialize_unit() -> (),
+        serialize_unit_struct(&'static str) -> (),
+        serialize_unit_variant(&'static str, u32, &'static str) -> (),
+        serialize_seq(Option<usize>) -> Self::SerializeSeq,
+        serialize_tuple(usize) -> Self::SerializeTuple,
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct,
+        serialize_tuple_variant(&'static str, u32, &'static str, usize)
+            -> Self::SerializeTupleVariant,
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct,
+        serialize_struct_variant(&'static str, u32, &'static str, usize)
+            -> Self::SerializeStructVariant,
+    );
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), Shape> {
+        Err(Shape::Other)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Shape> {
+        Err(Shape::Other)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Shape> {
+        Err(Shape::Other)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Shape> {
+        Err(Shape::Map)
+    }
 }
 
 /// serde_json's own compound serializers, with their `Value` wrapped as a leaf.
@@ -1011,10 +1120,10 @@ mod tests {
             });
             assert_eq!(hash, semantic_hash(&value, &excluded).unwrap());
             assert_eq!(bytes, to_artifact_bytes(&value).unwrap());
-            // The top's two items are keyed either way; the nested struct's two entries only
-            // when its `contentHash` is not the seal's.
+            // The top's two items and its map are keyed either way; the nested struct's two
+            // entries only when its `contentHash` is not the seal's.
             let (hits, misses) = memo.sweep();
-            assert_eq!(hits + misses, if vouched { 2 } else { 4 }, "{vouched}");
+            assert_eq!(hits + misses, if vouched { 3 } else { 5 }, "{vouched}");
         }
     }
 
@@ -1029,8 +1138,9 @@ mod tests {
             semantic_hash_large_prekeyed(&value, &excluded, &[&value.items]).unwrap()
         });
         assert_eq!(hash, plain);
-        // The five items once (ahead of the seal), the two nested entries by the seal.
-        assert_eq!(memo.sweep(), (0, 7));
+        // The five items once (ahead of the seal); the map (whole) and the two nested entries
+        // by the seal.
+        assert_eq!(memo.sweep(), (0, 8));
         // An equal array elsewhere is not the prekeyed one: the seal keys it itself.
         let other = value.clone();
         let hash = with_memo(&memo, || {
@@ -1038,12 +1148,23 @@ mod tests {
         });
         assert_eq!(hash, plain);
         let (hits, misses) = memo.sweep();
-        assert_eq!((hits + misses, misses), (12, 0));
+        assert_eq!((hits + misses, misses), (13, 0));
         // Outside a memo, the ordinary hash.
         assert_eq!(
             semantic_hash_large_prekeyed(&value, &excluded, &[&value.items]).unwrap(),
             plain
         );
+    }
+
+    #[test]
+    fn only_maps_are_probed_as_maps() {
+        let map: std::collections::BTreeMap<String, u32> = [("a".to_owned(), 1)].into();
+        assert!(is_map(&map));
+        assert!(is_map(&json!({"a": 1})));
+        assert!(!is_map(&Some(map)));
+        assert!(!is_map(&json!([1])));
+        assert!(!is_map(&sample(1)));
+        assert!(!is_map("text"));
     }
 
     #[test]
