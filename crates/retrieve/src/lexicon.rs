@@ -150,12 +150,18 @@ static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::
 const MEMO_LIMIT: usize = 1 << 18;
 
 thread_local! {
-    static STEMS: std::cell::RefCell<std::collections::HashMap<String, String>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    // Fx: the words are the repository's own text (as for the collection's term table), and
+    // this is hashed once per token.
+    static STEMS: std::cell::RefCell<rustc_hash::FxHashMap<String, String>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
 }
 
+/// The stopwords as a set: one hash and one comparison per token instead of a binary search.
+static STOPWORD_SET: LazyLock<rustc_hash::FxHashSet<&'static str>> =
+    LazyLock::new(|| STOPWORDS.iter().copied().collect());
+
 fn is_stopword(token: &str) -> bool {
-    STOPWORDS.binary_search(&token).is_ok()
+    STOPWORD_SET.contains(token)
 }
 
 /// Whether a character belongs to a script written without spaces (CJK ideographs, kana, hangul).
@@ -264,20 +270,25 @@ fn plain(token: &str, emit: &mut impl FnMut(&str)) {
     }
     if token.bytes().all(|c| c.is_ascii_alphabetic()) {
         // Stemming dominates tokenizing; a per-thread memo pays it once per distinct word.
+        let mut emit_stem = |stem: &str| {
+            let long_enough = stem.len() >= 2;
+            if long_enough {
+                emit(stem);
+            }
+            long_enough
+        };
         let emitted = STEMS.with(|memo| {
             let mut memo = memo.borrow_mut();
+            if let Some(stem) = memo.get(token) {
+                return emit_stem(stem);
+            }
             if memo.len() > MEMO_LIMIT {
                 memo.clear();
             }
-            let stem = memo
-                .entry(token.to_owned())
-                .or_insert_with(|| STEMMER.stem(token).into_owned());
-            if stem.len() >= 2 {
-                emit(stem);
-                true
-            } else {
-                false
-            }
+            let stem = STEMMER.stem(token).into_owned();
+            let emitted = emit_stem(&stem);
+            memo.insert(token.to_owned(), stem);
+            emitted
         });
         if emitted {
             return;
@@ -287,7 +298,8 @@ fn plain(token: &str, emit: &mut impl FnMut(&str)) {
 }
 
 fn has_case_boundary(raw: &str) -> bool {
-    camel_parts(raw).len() > 1
+    // Every boundary `camel_parts` finds is at an uppercase character after the first.
+    raw.chars().skip(1).any(char::is_uppercase) && camel_parts(raw).len() > 1
 }
 
 /// Splits `createHTTPServer2` into `create`, `HTTP`, `Server2`.
@@ -316,7 +328,7 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn stopword_list_is_sorted_for_binary_search() {
+    fn stopword_list_is_sorted_without_duplicates() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
@@ -369,6 +381,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_fast_checks_agree_with_their_definitions(word in "[a-zA-Z0-9ÀÉß]{0,12}") {
+            prop_assert_eq!(has_case_boundary(&word), camel_parts(&word).len() > 1);
+            let folded = fold(&word);
+            prop_assert_eq!(is_stopword(&folded), STOPWORDS.contains(&folded.as_str()));
+        }
+
         #[test]
         fn every_token_is_folded_and_at_least_two_chars(text in "\\PC{0,200}") {
             for token in tokens(&text) {
