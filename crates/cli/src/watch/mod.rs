@@ -247,7 +247,7 @@ impl Session {
         changes: &Changes,
         started: Instant,
     ) -> Result<(), UserError> {
-        let observed = self.observations.observed();
+        let observed = phase("observations", || self.observations.observed());
         let snapshot = pipeline::snapshot_after(
             &self.repo,
             &observed,
