@@ -26,7 +26,9 @@ use clap::Parser;
 use crate::args::{Cli, Command};
 use crate::exit::Exit;
 
-/// Parses `args`, runs the command, prints errors, and returns the exit code.
+/// Parses `args`, runs the command, prints errors, and returns the exit code. It configures the
+/// allocator for the command first, so call it once per process, from `main`, before starting
+/// any thread.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
@@ -40,6 +42,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
             return code.into();
         }
     };
+    // Before any thread exists (the rayon pool below is the first).
+    let long_running = matches!(&cli.command, Command::Index(args) if args.watch)
+        || matches!(&cli.command, Command::Mcp(_));
+    allocator::configure(long_running);
     if let Some(threads) = threads(&cli.command) {
         // Only fails when a pool already exists; the default pool is then used.
         let _ = rayon::ThreadPoolBuilder::new()

@@ -6,6 +6,5 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    doc_bridge::allocator::keep_freed_memory();
     doc_bridge::run(std::env::args_os())
 }
