@@ -193,6 +193,33 @@ pub fn fold(text: &str) -> String {
 /// Tokenizes `text`, calling `emit` for every token in order (duplicates included: they are term
 /// frequencies).
 pub fn tokenize(text: &str, emit: &mut impl FnMut(&str)) {
+    if text.is_ascii() {
+        tokenize_ascii(text, emit);
+    } else {
+        tokenize_chars(text, emit);
+    }
+}
+
+/// [`tokenize_chars`] for ASCII text, a byte at a time: no CJK, and a word character is an ASCII
+/// letter or digit or a separator.
+fn tokenize_ascii(text: &str, emit: &mut impl FnMut(&str)) {
+    let is_word_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'@' | b'/' | b'_' | b'-');
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if is_word_byte(bytes[i]) {
+            let start = i;
+            while i < bytes.len() && is_word_byte(bytes[i]) {
+                i += 1;
+            }
+            word(&text[start..i], emit);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+fn tokenize_chars(text: &str, emit: &mut impl FnMut(&str)) {
     let mut chars = text.char_indices().peekable();
     while let Some((start, c)) = chars.next() {
         if is_cjk(c) {
@@ -217,6 +244,22 @@ pub fn tokenize(text: &str, emit: &mut impl FnMut(&str)) {
             word(&text[start..end], emit);
         }
     }
+}
+
+/// Calls `work` with `fold(raw)`, folded on the stack when `raw` is short ASCII (most words):
+/// tokenizing then allocates nothing per word.
+fn with_folded<R>(raw: &str, work: impl FnOnce(&str) -> R) -> R {
+    const SHORT: usize = 64;
+    if raw.is_ascii() && raw.len() <= SHORT {
+        let mut buffer = [0u8; SHORT];
+        let folded = &mut buffer[..raw.len()];
+        folded.copy_from_slice(raw.as_bytes());
+        folded.make_ascii_lowercase();
+        if let Ok(folded) = std::str::from_utf8(folded) {
+            return work(folded);
+        }
+    }
+    work(&fold(raw))
 }
 
 /// Tokenizes into a vector.
@@ -249,7 +292,7 @@ fn word(raw: &str, emit: &mut impl FnMut(&str)) {
     }
     let compound = raw.contains(is_separator) || has_case_boundary(raw);
     if !compound {
-        plain(&fold(raw), emit);
+        with_folded(raw, |folded| plain(folded, emit));
         return;
     }
     let whole = fold(raw);
@@ -258,7 +301,7 @@ fn word(raw: &str, emit: &mut impl FnMut(&str)) {
     }
     for piece in raw.split(is_separator).filter(|p| !p.is_empty()) {
         for part in camel_parts(piece) {
-            plain(&fold(part), emit);
+            with_folded(part, |folded| plain(folded, emit));
         }
     }
 }
@@ -381,6 +424,17 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn ascii_text_tokenizes_as_the_character_path_does(
+            text in "([a-zA-Z]{1,9}|[0-9]{1,3}|[ .,;:!?()@/_-]|the|and|HTTPServer|snake_case){0,40}"
+        ) {
+            let mut fast = Vec::new();
+            tokenize_ascii(&text, &mut |t| fast.push(t.to_owned()));
+            let mut slow = Vec::new();
+            tokenize_chars(&text, &mut |t| slow.push(t.to_owned()));
+            prop_assert_eq!(fast, slow);
+        }
+
         #[test]
         fn the_fast_checks_agree_with_their_definitions(word in "[a-zA-Z0-9ÀÉß]{0,12}") {
             prop_assert_eq!(has_case_boundary(&word), camel_parts(&word).len() > 1);
