@@ -357,9 +357,32 @@ fn removing_the_root_ends_the_watch_with_exit_2() {
 
 #[cfg(unix)]
 #[test]
-fn ctrl_c_stops_the_watch_with_exit_0() {
+fn ctrl_c_stops_the_watch_with_exit_0_and_leaves_no_spare_behind() {
     let repo = fixture_copy("docs-site");
     let mut watch = Watch::start(repo.path());
+    // One refresh, so the artifacts are replaced through their spares.
+    let page = repo.path().join("docs/en/index.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&page, retitle(&text)).unwrap();
+    watch.wait_for(
+        |lines| lines.iter().any(|l| event(l) == "refresh"),
+        "a refresh",
+    );
+    let artifacts = repo.path().join(".doc-bridge");
+    let spares = || -> Vec<String> {
+        std::fs::read_dir(&artifacts)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with(".doc-bridge-tmp-"))
+            .collect()
+    };
+    if cfg!(target_os = "linux") {
+        assert!(
+            spares().contains(&".doc-bridge-tmp-spare-index.json".to_owned()),
+            "{:?}",
+            spares()
+        );
+    }
     let status = Command::new("kill")
         .args(["-INT", &watch.child.id().to_string()])
         .status()
@@ -370,6 +393,7 @@ fn ctrl_c_stops_the_watch_with_exit_0() {
         |lines| lines.iter().any(|l| event(l) == "stopped"),
         "stop line",
     );
+    assert!(spares().is_empty(), "{:?}", spares());
 }
 
 #[test]
