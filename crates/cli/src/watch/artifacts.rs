@@ -11,7 +11,7 @@
 //! per refresh: on the project's VM a fresh write cost 15–150 ms, an in-place one 7–8 ms, and
 //! its sync a third less. The spare is removed when the watch stops.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use doc_bridge_model::artifact::{TEMP_PREFIX, to_artifact_bytes_sealed, write_atomic};
 use doc_bridge_model::timing::phase;
@@ -106,7 +106,11 @@ impl Drop for Tracked {
 /// `path` does not exist or the file system cannot exchange names; nothing at `path` changed
 /// then.
 #[cfg(target_os = "linux")]
-fn exchange_through(spare: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+fn exchange_through(
+    spare: &std::path::Path,
+    path: &std::path::Path,
+    bytes: &[u8],
+) -> std::io::Result<()> {
     use std::os::unix::fs::{FileExt, OpenOptionsExt};
 
     use rustix::fs::{CWD, OFlags, RenameFlags, renameat_with};
