@@ -423,144 +423,183 @@ impl<'a> Builder<'a> {
     ) -> (Entity, Vec<Relation>, Vec<Diagnostic>) {
         let mut relations = Vec::new();
         let mut diagnostics = Vec::new();
-        {
-            let record = &file.record;
-            let document = document_entity(
-                &record.path,
-                &record.content_hash,
-                facts,
-                self.options.agent_root.as_ref(),
-            );
-            let id = document.id.clone();
-            let dir = record.path.parent();
+        let record = &file.record;
+        let document = document_entity(
+            &record.path,
+            &record.content_hash,
+            facts,
+            self.options.agent_root.as_ref(),
+        );
+        let id = document.id.clone();
+        let dir = record.path.parent();
 
-            for link in &facts.links {
-                let Some(target) = link.path.as_deref().filter(|p| !p.is_empty()) else {
-                    continue;
-                };
-                let resolved = RelPath::join_normalized(&dir, target);
-                let Some(resolved) = resolved else {
-                    diagnostics.push(Diagnostic::new(
-                        "broken-link",
-                        Severity::Warning,
-                        record.path.clone(),
-                        Some(link.line),
-                        format!(
-                            "link `{}` points outside the repository",
-                            truncate(target, 120)
-                        ),
-                        Some(id.clone()),
-                    ));
-                    continue;
-                };
-                if let Some(entity) = self.entity_at(&resolved).filter(|e| {
-                    !e.as_str().starts_with("area:") && !e.as_str().starts_with("package:")
-                }) {
-                    relations.push(Relation {
-                        from: id.clone(),
-                        to: entity,
-                        kind: RelationKind::LinksTo,
-                        provenance: Provenance::Observed,
-                        evidence: at_line(record, link.line),
-                        via: Some(target.to_owned()),
-                    });
-                } else if !self.files.contains_key(resolved.as_str())
-                    && !self.dirs.contains(&resolved)
-                    && !exists(&resolved)
-                {
-                    diagnostics.push(Diagnostic::new(
-                        "broken-link",
-                        Severity::Warning,
-                        record.path.clone(),
-                        Some(link.line),
-                        format!(
-                            "link `{}` points to `{resolved}`, which does not exist",
-                            truncate(target, 120)
-                        ),
-                        Some(id.clone()),
-                    ));
-                }
+        for link in &facts.links {
+            let Some(target) = link.path.as_deref().filter(|p| !p.is_empty()) else {
+                continue;
+            };
+            let resolved = RelPath::join_normalized(&dir, target);
+            let Some(resolved) = resolved else {
+                diagnostics.push(Diagnostic::new(
+                    "broken-link",
+                    Severity::Warning,
+                    record.path.clone(),
+                    Some(link.line),
+                    format!(
+                        "link `{}` points outside the repository",
+                        truncate(target, 120)
+                    ),
+                    Some(id.clone()),
+                ));
+                continue;
+            };
+            if let Some(entity) = self
+                .entity_at(&resolved)
+                .filter(|e| !e.as_str().starts_with("area:") && !e.as_str().starts_with("package:"))
+            {
+                relations.push(Relation {
+                    from: id.clone(),
+                    to: entity,
+                    kind: RelationKind::LinksTo,
+                    provenance: Provenance::Observed,
+                    evidence: at_line(record, link.line),
+                    via: Some(target.to_owned()),
+                });
+            } else if !self.files.contains_key(resolved.as_str())
+                && !self.dirs.contains(&resolved)
+                && !exists(&resolved)
+            {
+                diagnostics.push(Diagnostic::new(
+                    "broken-link",
+                    Severity::Warning,
+                    record.path.clone(),
+                    Some(link.line),
+                    format!(
+                        "link `{}` points to `{resolved}`, which does not exist",
+                        truncate(target, 120)
+                    ),
+                    Some(id.clone()),
+                ));
             }
+        }
 
-            for mention in &facts.code_mentions {
-                let evidence = || at_line(record, mention.line);
-                match mention_shape(&mention.text) {
-                    MentionShape::Path(path) => {
-                        let mut candidates: Vec<RelPath> = [RelPath::new(path), RelPath::join_normalized(&dir, path)].into_iter().flatten().collect();
-                        candidates.dedup();
-                        let mut targets: Vec<EntityId> = candidates.iter().filter_map(|p| self.entity_at(p)).collect();
-                        targets.dedup();
-                        match targets.as_slice() {
-                            [] => {
-                                let exists_somehow = candidates.iter().any(|p| self.files.contains_key(p.as_str()) || self.dirs.contains(p) || exists(p));
-                                if !exists_somehow && is_reportable_path(path) {
-                                    diagnostics.push(Diagnostic::new(
-                                        "unresolved-mention", Severity::Info, record.path.clone(), Some(mention.line),
-                                        format!("`{}` looks like a path but names nothing in this repository", truncate(path, 120)),
-                                        Some(id.clone()),
-                                    ));
-                                }
+        for mention in &facts.code_mentions {
+            let evidence = || at_line(record, mention.line);
+            match mention_shape(&mention.text) {
+                MentionShape::Path(path) => {
+                    let mut candidates: Vec<RelPath> =
+                        [RelPath::new(path), RelPath::join_normalized(&dir, path)]
+                            .into_iter()
+                            .flatten()
+                            .collect();
+                    candidates.dedup();
+                    let mut targets: Vec<EntityId> = candidates
+                        .iter()
+                        .filter_map(|p| self.entity_at(p))
+                        .collect();
+                    targets.dedup();
+                    match targets.as_slice() {
+                        [] => {
+                            let exists_somehow = candidates.iter().any(|p| self.files.contains_key(p.as_str()) || self.dirs.contains(p) || exists(p));
+                            if !exists_somehow && is_reportable_path(path) {
+                                diagnostics.push(Diagnostic::new(
+                                    "unresolved-mention", Severity::Info, record.path.clone(), Some(mention.line),
+                                    format!("`{}` looks like a path but names nothing in this repository", truncate(path, 120)),
+                                    Some(id.clone()),
+                                ));
                             }
-                            [target] => {
-                                if !target.as_str().starts_with("document:") {
-                                    relations.push(Relation { from: id.clone(), to: target.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(path.to_owned()) });
-                                }
-                            }
-                            several => diagnostics.push(Diagnostic::new(
-                                "ambiguous-mention", Severity::Info, record.path.clone(), Some(mention.line),
-                                format!("`{}` names both {} (from the root) and {} (from the document's folder); the mention was not resolved", truncate(path, 120), several[0], several[several.len() - 1]),
-                                Some(id.clone()),
-                            )),
                         }
-                    }
-                    MentionShape::Symbol(name) => match self.declarations.get(name).map(Vec::as_slice) {
-                        Some([only]) => relations.push(Relation { from: id.clone(), to: only.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(name.to_owned()) }),
-                        Some(several) if several.len() > 1 => diagnostics.push(Diagnostic::new(
+                        [target] => {
+                            if !target.as_str().starts_with("document:") {
+                                relations.push(Relation { from: id.clone(), to: target.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(path.to_owned()) });
+                            }
+                        }
+                        several => diagnostics.push(Diagnostic::new(
                             "ambiguous-mention", Severity::Info, record.path.clone(), Some(mention.line),
-                            format!("`{name}` is declared by {} modules ({}); the mention was not resolved", several.len(), several.iter().take(3).map(EntityId::as_str).collect::<Vec<_>>().join(", ")),
+                            format!("`{}` names both {} (from the root) and {} (from the document's folder); the mention was not resolved", truncate(path, 120), several[0], several[several.len() - 1]),
                             Some(id.clone()),
                         )),
-                        _ => {
-                            if let Some(package) = package_names.get(name) {
-                                relations.push(Relation { from: id.clone(), to: package.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(name.to_owned()) });
-                            }
-                        }
-                    },
-                    MentionShape::Name(name) => {
-                        if let Some(package) = package_names.get(name) {
-                            relations.push(Relation { from: id.clone(), to: package.clone(), kind: RelationKind::Mentions, provenance: Provenance::Observed, evidence: evidence(), via: Some(name.to_owned()) });
-                        }
                     }
-                    MentionShape::Other => {}
                 }
-            }
-
-            for cover in &document.covers {
-                let target = self.resolve_cover(cover, &dir);
-                match target {
-                    Some(target) => relations.push(Relation {
+                MentionShape::Symbol(name) => match self.declarations.get(name).map(Vec::as_slice) {
+                    Some([only]) => relations.push(Relation {
                         from: id.clone(),
-                        to: target,
-                        kind: RelationKind::Covers,
-                        provenance: Provenance::Declared,
-                        evidence: at_line(record, 1),
-                        via: Some(cover.clone()),
+                        to: only.clone(),
+                        kind: RelationKind::Mentions,
+                        provenance: Provenance::Observed,
+                        evidence: evidence(),
+                        via: Some(name.to_owned()),
                     }),
-                    None => diagnostics.push(Diagnostic::new(
-                        "covers-unresolved",
-                        Severity::Warning,
+                    Some(several) if several.len() > 1 => diagnostics.push(Diagnostic::new(
+                        "ambiguous-mention",
+                        Severity::Info,
                         record.path.clone(),
-                        Some(1),
+                        Some(mention.line),
                         format!(
-                            "front matter `covers: {}` names no package, area, module or document",
-                            truncate(cover, 120)
+                            "`{name}` is declared by {} modules ({}); the mention was not resolved",
+                            several.len(),
+                            several
+                                .iter()
+                                .take(3)
+                                .map(EntityId::as_str)
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                         Some(id.clone()),
                     )),
+                    _ => {
+                        if let Some(package) = package_names.get(name) {
+                            relations.push(Relation {
+                                from: id.clone(),
+                                to: package.clone(),
+                                kind: RelationKind::Mentions,
+                                provenance: Provenance::Observed,
+                                evidence: evidence(),
+                                via: Some(name.to_owned()),
+                            });
+                        }
+                    }
+                },
+                MentionShape::Name(name) => {
+                    if let Some(package) = package_names.get(name) {
+                        relations.push(Relation {
+                            from: id.clone(),
+                            to: package.clone(),
+                            kind: RelationKind::Mentions,
+                            provenance: Provenance::Observed,
+                            evidence: evidence(),
+                            via: Some(name.to_owned()),
+                        });
+                    }
                 }
+                MentionShape::Other => {}
             }
-            (Entity::Document(document), relations, diagnostics)
         }
+
+        for cover in &document.covers {
+            let target = self.resolve_cover(cover, &dir);
+            match target {
+                Some(target) => relations.push(Relation {
+                    from: id.clone(),
+                    to: target,
+                    kind: RelationKind::Covers,
+                    provenance: Provenance::Declared,
+                    evidence: at_line(record, 1),
+                    via: Some(cover.clone()),
+                }),
+                None => diagnostics.push(Diagnostic::new(
+                    "covers-unresolved",
+                    Severity::Warning,
+                    record.path.clone(),
+                    Some(1),
+                    format!(
+                        "front matter `covers: {}` names no package, area, module or document",
+                        truncate(cover, 120)
+                    ),
+                    Some(id.clone()),
+                )),
+            }
+        }
+        (Entity::Document(document), relations, diagnostics)
     }
 
     fn resolve_cover(&self, cover: &str, dir: &RelPath) -> Option<EntityId> {

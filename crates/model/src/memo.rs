@@ -116,12 +116,10 @@ impl EncodingMemo {
             .cloned()
     }
 
+    /// The last seal of `type_name`, when it sealed to `hash` (one split is kept per type).
     fn sealed_split(&self, type_name: &str, hash: &ContentHash) -> Option<Arc<SealedSplit>> {
-        let sealed = self.sealed.lock().unwrap_or_else(|p| p.into_inner());
-        sealed
-            .iter()
-            .find(|split| split.type_name == type_name && split.hash == *hash)
-            .cloned()
+        self.sealed_split_of_type(type_name)
+            .filter(|split| split.hash == *hash)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -288,11 +286,13 @@ pub struct PrekeyTable {
 }
 
 impl PrekeyTable {
-    fn get<T: ?Sized>(&self, value: &T) -> Option<Vec<Arc<Encoded>>> {
+    /// The encodings of `value` when it is a keyed array, taken out (the seal visits each
+    /// field once).
+    fn take<T: ?Sized>(&mut self, value: &T) -> Option<Vec<Arc<Encoded>>> {
         let address = std::ptr::from_ref(value).cast::<()>() as usize;
         match self.arrays.get(&address) {
-            Some((type_name, encoded)) if *type_name == std::any::type_name::<T>() => {
-                Some(encoded.clone())
+            Some((type_name, _)) if *type_name == std::any::type_name::<T>() => {
+                self.arrays.remove(&address).map(|(_, encoded)| encoded)
             }
             _ => None,
         }
@@ -300,7 +300,7 @@ impl PrekeyTable {
 }
 
 thread_local! {
-    static PREKEYED: RefCell<Option<Arc<PrekeyTable>>> = const { RefCell::new(None) };
+    static PREKEYED: RefCell<Option<PrekeyTable>> = const { RefCell::new(None) };
 }
 
 /// [`crate::hash::semantic_hash_large`] with the elements of `arrays` (fields of `value`) keyed
@@ -322,7 +322,7 @@ pub(crate) fn semantic_hash_prekeyed<T: ?Sized + Serialize>(
             PREKEYED.with(|prekeyed| prekeyed.borrow_mut().take());
         }
     }
-    PREKEYED.with(|prekeyed| *prekeyed.borrow_mut() = Some(Arc::new(table)));
+    PREKEYED.with(|prekeyed| *prekeyed.borrow_mut() = Some(table));
     let _clear = Clear;
     semantic_hash(value, excluded)
 }
@@ -752,9 +752,9 @@ impl ser::SerializeStruct for StructNode<'_> {
                 }
                 let prekeyed = PREKEYED.with(|prekeyed| {
                     prekeyed
-                        .borrow()
-                        .as_ref()
-                        .and_then(|table| table.get(value))
+                        .borrow_mut()
+                        .as_mut()
+                        .and_then(|table| table.take(value))
                 });
                 if let Some(items) = prekeyed {
                     fields.push((key.to_owned(), Node::Array(items)));
@@ -794,12 +794,12 @@ fn sealed_node<T: ?Sized + Serialize>(
     depth: usize,
     value: &T,
 ) -> JsonResult<Option<Node>> {
-    let Some(split) = memo.sealed_split_of_type(std::any::type_name::<T>()) else {
-        return Ok(None);
-    };
     if depth > MAX_OBJECT_DEPTH {
         return Ok(None);
     }
+    let Some(split) = memo.sealed_split_of_type(std::any::type_name::<T>()) else {
+        return Ok(None);
+    };
     let fresh = match value.serialize(NodeSerializer {
         memo,
         depth,
