@@ -39,21 +39,32 @@ const MAX_ARRAY_DEPTH: usize = 2;
 struct Encoded {
     /// RFC 8785 canonical JSON.
     canonical: Vec<u8>,
-    /// serde_json pretty JSON (keys sorted, as in artifacts), indented for the depth it was last
-    /// written at: an element sits at the same depth in every refresh, so it is re-indented
-    /// once, not once per refresh.
-    pretty: Mutex<(usize, Arc<[u8]>)>,
+    /// Its artifact form (the canonical JSON indented, see [`crate::sorted_json::indent`]) at
+    /// the depth it was last written at, made when first written: an element sits at the same
+    /// depth in every refresh, so it is indented once, not once per refresh.
+    pretty: Mutex<Option<(usize, Arc<[u8]>)>>,
 }
 
 impl Encoded {
+    fn new(canonical: Vec<u8>) -> Self {
+        Self {
+            canonical,
+            pretty: Mutex::new(None),
+        }
+    }
+
     fn pretty_at(&self, depth: usize) -> Arc<[u8]> {
         let mut slot = self.pretty.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.0 != depth {
-            let mut out = Vec::with_capacity(slot.1.len() + slot.1.len() / 8);
-            reindent_from(&slot.1, slot.0, depth, &mut out);
-            *slot = (depth, out.into());
+        match &*slot {
+            Some((at, pretty)) if *at == depth => Arc::clone(pretty),
+            _ => {
+                let mut out = Vec::with_capacity(self.canonical.len() + self.canonical.len() / 4);
+                crate::sorted_json::indent(&self.canonical, depth, &mut out);
+                let pretty: Arc<[u8]> = out.into();
+                *slot = Some((depth, Arc::clone(&pretty)));
+                pretty
+            }
         }
-        Arc::clone(&slot.1)
     }
 }
 
@@ -64,6 +75,8 @@ pub struct EncodingMemo {
     /// The last seal of each artifact type, split into fields, for writing that artifact
     /// without keying its elements again (see [`sealed_artifact_bytes`]).
     sealed: Mutex<Vec<Arc<SealedSplit>>>,
+    /// See [`EncodingMemo::single_use`].
+    single_use: bool,
 }
 
 /// An artifact as its seal saw it: the hash, every top-level field, and the names the seal left
@@ -87,6 +100,17 @@ impl EncodingMemo {
     /// An empty memo.
     pub fn new() -> Arc<Self> {
         Arc::new(Self::default())
+    }
+
+    /// A memo for one run (a cold `index`): elements are encoded without keys and not
+    /// remembered, so nothing is paid for reuse that will not come; what remains is the
+    /// parallel encoding of large arrays ahead of each seal, the writes from the seals' pieces,
+    /// and the projection's seal taken into the index's.
+    pub fn single_use() -> Arc<Self> {
+        Arc::new(Self {
+            single_use: true,
+            ..Self::default()
+        })
     }
 
     /// Forgets every element not used since the last sweep, so memory follows the tree.
@@ -128,6 +152,9 @@ impl EncodingMemo {
     }
 
     fn encode<T: ?Sized + Serialize>(&self, value: &T) -> Result<Arc<Encoded>, serde_json::Error> {
+        if self.single_use {
+            return Self::encoded(value).map(Arc::new);
+        }
         // One key buffer per thread, taken out while in use (so a re-entrant call would only
         // allocate, never alias it).
         let mut key = KEY_BUFFER.take();
@@ -158,18 +185,17 @@ impl EncodingMemo {
         Ok(Some(encoded))
     }
 
+    fn encoded<T: ?Sized + Serialize>(value: &T) -> Result<Encoded, serde_json::Error> {
+        let canonical = canonical_json(value).map_err(ser::Error::custom)?;
+        Ok(Encoded::new(canonical))
+    }
+
     fn insert<T: ?Sized + Serialize>(
         &self,
         value: &T,
         key: Box<[u8]>,
     ) -> Result<Arc<Encoded>, serde_json::Error> {
-        let canonical = canonical_json(value).map_err(ser::Error::custom)?;
-        let pretty = crate::sorted_json::to_vec(value, crate::sorted_json::Style::Pretty)
-            .map_err(ser::Error::custom)?;
-        let encoded = Arc::new(Encoded {
-            canonical,
-            pretty: Mutex::new((0, pretty.into())),
-        });
+        let encoded = Arc::new(Self::encoded(value)?);
         let mut inner = self.lock();
         let generation = inner.generation;
         inner.misses += 1;
@@ -445,21 +471,28 @@ fn write_canonical_object(fields: &mut [(&str, &Node)], hasher: &mut Sha256) -> 
     Ok(())
 }
 
-/// serde_json's pretty form (two-space indent, `": "`), with object keys in code-point order as
-/// `serde_json::Map` keeps them.
+/// The artifact form: the canonical JSON, indented (see [`crate::sorted_json::indent`]).
 fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), String> {
     match node {
         Node::Leaf(value) => {
-            let bytes = serde_json::to_vec_pretty(value).map_err(|e| e.to_string())?;
-            reindent(&bytes, depth, out);
+            let bytes = canonical_json(value).map_err(|e| e.to_string())?;
+            crate::sorted_json::indent(&bytes, depth, out);
         }
         Node::Array(items) if items.is_empty() => out.extend_from_slice(b"[]"),
         Node::Array(items) => {
+            // Indenting is independent per element: on all cores, then copied in order.
+            use rayon::prelude::*;
+            let pieces: Vec<Arc<[u8]>> = items
+                .par_iter()
+                .with_min_len(64)
+                .map(|item| item.pretty_at(depth + 1))
+                .collect();
+            out.reserve(pieces.iter().map(|p| p.len() + depth * 2 + 4).sum());
             out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
+            for (i, piece) in pieces.iter().enumerate() {
                 out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
                 indent(depth + 1, out);
-                out.extend_from_slice(&item.pretty_at(depth + 1));
+                out.extend_from_slice(piece);
             }
             out.push(b'\n');
             indent(depth, out);
@@ -480,7 +513,7 @@ fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), Stri
     Ok(())
 }
 
-/// An object in serde_json's pretty form, its members in code-point order.
+/// An object in the artifact form, its members in canonical (UTF-16) order.
 fn write_pretty_object(
     fields: &mut [(&str, &Node)],
     depth: usize,
@@ -490,12 +523,12 @@ fn write_pretty_object(
         out.extend_from_slice(b"{}");
         return Ok(());
     }
-    fields.sort_by(|a, b| a.0.cmp(b.0));
+    fields.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
     out.push(b'{');
     for (i, (key, value)) in fields.iter().enumerate() {
         out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
         indent(depth + 1, out);
-        out.extend(serde_json::to_vec(key).map_err(|e| e.to_string())?);
+        out.extend(canonical_json(key).map_err(|e| e.to_string())?);
         out.extend_from_slice(b": ");
         write_pretty(value, depth + 1, out)?;
     }
@@ -509,28 +542,6 @@ fn indent(depth: usize, out: &mut Vec<u8>) {
     out.extend(std::iter::repeat_n(b' ', depth * 2));
 }
 
-/// Copies pretty JSON printed at level 0 as if printed at `depth`.
-fn reindent(bytes: &[u8], depth: usize, out: &mut Vec<u8>) {
-    reindent_from(bytes, 0, depth, out);
-}
-
-/// Copies pretty JSON printed at level `from` as if printed at level `to`. Every line after the
-/// first starts with at least `from` levels of indentation (JSON strings hold no raw newline).
-fn reindent_from(bytes: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
-    if from == to {
-        out.extend_from_slice(bytes);
-        return;
-    }
-    let mut lines = bytes.split(|b| *b == b'\n');
-    if let Some(first) = lines.next() {
-        out.extend_from_slice(first);
-    }
-    for line in lines {
-        out.push(b'\n');
-        indent(to, out);
-        out.extend_from_slice(line.get(from * 2..).unwrap_or_default());
-    }
-}
 
 /// Serializes the top of an artifact into a [`Node`]: structs near the top become objects, arrays
 /// near the top become memoized elements, everything else becomes a `serde_json::Value` exactly as

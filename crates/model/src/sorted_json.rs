@@ -3,11 +3,13 @@
 //!
 //! - [`Style::Canonical`]: RFC 8785 (JCS), compact, keys in UTF-16 code-unit order, numbers in
 //!   ECMAScript form. What `sha256-semantic-v1` hashes.
-//! - [`Style::Pretty`]: what artifacts look like on disk, two-space indentation, keys in code-point
-//!   order, numbers as serde_json prints them.
+//! - [`Style::Pretty`]: what artifacts look like on disk: the canonical JSON, indented as
+//!   serde_json indents (two spaces, `": "`; see [`indent`]). An artifact is thus the very text
+//!   its seal hashes, laid out for people, and is written by indenting the seal's bytes rather
+//!   than encoding the value a second time.
 //!
-//! Both produce exactly the bytes of the obvious two-step path (`serde_json::to_value`, then
-//! `serde_json_canonicalizer` or `serde_json::to_vec_pretty`; the tests hold them to it), without
+//! The canonical form is exactly the bytes of the obvious two-step path (`serde_json::to_value`,
+//! then `serde_json_canonicalizer`; the tests hold it to that), without
 //! building a `serde_json::Value` tree: an object's entries are written in the order serde gives
 //! them, with their byte ranges recorded, and moved into key order when the object closes (only
 //! when they arrived out of order). That, and one entry stack shared by all objects, is what makes
@@ -30,7 +32,7 @@ use crate::ContentHash;
 pub enum Style {
     /// RFC 8785 canonical JSON.
     Canonical,
-    /// Artifact JSON: pretty, keys sorted by code point.
+    /// Artifact JSON: the canonical JSON, indented.
     Pretty,
 }
 
@@ -48,9 +50,90 @@ impl ser::Error for EncodeError {
 
 /// Encodes `value` in `style`.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T, style: Style) -> Result<Vec<u8>, EncodeError> {
-    let mut writer = Writer::new(style, &[]);
+    let mut writer = Writer::new(&[]);
     value.serialize(&mut writer)?;
-    Ok(writer.out)
+    Ok(match style {
+        Style::Canonical => writer.out,
+        Style::Pretty => {
+            let mut out = Vec::with_capacity(writer.out.len() + writer.out.len() / 4);
+            indent(&writer.out, 0, &mut out);
+            out
+        }
+    })
+}
+
+/// Appends `canonical` (compact JSON as [`Style::Canonical`] writes it) laid out as serde_json's
+/// pretty printer lays a value out at nesting level `depth`: a newline and two spaces per level
+/// after `{`, `[` and `,`, and before `}` and `]`; `": "` after keys; `{}` and `[]` when empty.
+/// The first line is not indented (the caller has placed it). Strings are copied as they are:
+/// JSON strings hold no raw newline or structural character outside their quotes.
+pub fn indent(canonical: &[u8], depth: usize, out: &mut Vec<u8>) {
+    fn newline(out: &mut Vec<u8>, depth: usize) {
+        out.push(b'\n');
+        out.resize(out.len() + depth * 2, b' ');
+    }
+    let mut depth = depth;
+    let mut i = 0;
+    while let Some(&byte) = canonical.get(i) {
+        match byte {
+            b'"' => {
+                // Through the closing quote, stepping over escapes.
+                let start = i;
+                i += 1;
+                while let Some(found) = canonical
+                    .get(i..)
+                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                {
+                    i += found;
+                    if canonical.get(i) == Some(&b'"') {
+                        i += 1;
+                        break;
+                    }
+                    i += 2;
+                }
+                i = i.min(canonical.len());
+                out.extend_from_slice(canonical.get(start..i).unwrap_or_default());
+            }
+            b'{' | b'[' => {
+                let close = if byte == b'{' { b'}' } else { b']' };
+                out.push(byte);
+                if canonical.get(i + 1) == Some(&close) {
+                    out.push(close);
+                    i += 2;
+                } else {
+                    depth += 1;
+                    newline(out, depth);
+                    i += 1;
+                }
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                newline(out, depth);
+                out.push(byte);
+                i += 1;
+            }
+            b',' => {
+                out.push(b',');
+                newline(out, depth);
+                i += 1;
+            }
+            b':' => {
+                out.extend_from_slice(b": ");
+                i += 1;
+            }
+            _ => {
+                // A number or literal: up to the next structural byte.
+                let start = i;
+                while canonical
+                    .get(i)
+                    .is_some_and(|b| !matches!(b, b'"' | b'{' | b'[' | b'}' | b']' | b',' | b':'))
+                {
+                    i += 1;
+                }
+                out.extend_from_slice(canonical.get(start..i).unwrap_or_default());
+            }
+        }
+    }
 }
 
 /// sha256 over the canonical JSON of `value`, which must encode as an object, with its top-level
@@ -60,7 +143,7 @@ pub fn canonical_hash_without<T: ?Sized + Serialize>(
     value: &T,
     excluded: &[&str],
 ) -> Result<ContentHash, EncodeError> {
-    let mut writer = Writer::new(Style::Canonical, excluded);
+    let mut writer = Writer::new(excluded);
     writer.defer_top = true;
     value.serialize(&mut writer)?;
     let Some(top) = writer.top.take() else {
@@ -97,9 +180,9 @@ struct Entry {
     end: usize,
 }
 
-/// The encoder. Objects nest strictly, so one entry stack and one key arena serve all of them.
+/// The canonical encoder. Objects nest strictly, so one entry stack and one key arena serve all
+/// of them.
 struct Writer<'x> {
-    style: Style,
     out: Vec<u8>,
     depth: usize,
     entries: Vec<Entry>,
@@ -114,9 +197,8 @@ struct Writer<'x> {
 }
 
 impl<'x> Writer<'x> {
-    fn new(style: Style, excluded: &'x [&'x str]) -> Self {
+    fn new(excluded: &'x [&'x str]) -> Self {
         Self {
-            style,
             out: Vec::with_capacity(4096),
             depth: 0,
             entries: Vec::new(),
@@ -137,20 +219,12 @@ impl<'x> Writer<'x> {
 
     fn compare_keys(&self, a: Key, b: Key) -> Ordering {
         let (a, b) = (self.key_text(a), self.key_text(b));
-        match self.style {
-            Style::Pretty => a.cmp(b),
-            // UTF-8 byte order is code-point order, which matches UTF-16 order except where
-            // a supplementary character meets U+E000..U+FFFF; only non-ASCII keys pay for it.
-            Style::Canonical if a.is_ascii() && b.is_ascii() => a.cmp(b),
-            Style::Canonical => a.encode_utf16().cmp(b.encode_utf16()),
-        }
-    }
-
-    /// A newline and the indentation of `depth` (pretty only).
-    fn newline(&mut self, depth: usize) {
-        if self.style == Style::Pretty {
-            self.out.push(b'\n');
-            self.out.extend(std::iter::repeat_n(b' ', depth * 2));
+        // UTF-8 byte order is code-point order, which matches UTF-16 order except where a
+        // supplementary character meets U+E000..U+FFFF; only non-ASCII keys pay for it.
+        if a.is_ascii() && b.is_ascii() {
+            a.cmp(b)
+        } else {
+            a.encode_utf16().cmp(b.encode_utf16())
         }
     }
 
@@ -159,36 +233,18 @@ impl<'x> Writer<'x> {
             self.out.extend_from_slice(b"null");
             return;
         }
-        match self.style {
-            Style::Canonical => {
-                let mut buffer = ryu_js::Buffer::new();
-                self.out
-                    .extend_from_slice(buffer.format_finite(value).as_bytes());
-            }
-            // serde_json's own number forms, whatever float printer it uses.
-            Style::Pretty => {
-                let _ = CompactFormatter.write_f64(&mut self.out, value);
-            }
-        }
+        let mut buffer = ryu_js::Buffer::new();
+        self.out
+            .extend_from_slice(buffer.format_finite(value).as_bytes());
     }
 
     fn write_u64(&mut self, value: u64) {
-        match self.style {
-            // ECMAScript has one number type: integers are written as the double they become.
-            Style::Canonical => self.write_f64(value as f64),
-            Style::Pretty => {
-                let _ = CompactFormatter.write_u64(&mut self.out, value);
-            }
-        }
+        // ECMAScript has one number type: integers are written as the double they become.
+        self.write_f64(value as f64);
     }
 
     fn write_i64(&mut self, value: i64) {
-        match self.style {
-            Style::Canonical => self.write_f64(value as f64),
-            Style::Pretty => {
-                let _ = CompactFormatter.write_i64(&mut self.out, value);
-            }
-        }
+        self.write_f64(value as f64);
     }
 
     fn write_str(&mut self, text: &str) {
@@ -217,7 +273,6 @@ impl<'x> Writer<'x> {
                 state.sorted = false;
             }
         }
-        self.newline(self.depth);
         let start = self.out.len();
         // The arena and the output are separate fields, so a map key is written without a copy.
         let text = match key {
@@ -226,9 +281,6 @@ impl<'x> Writer<'x> {
         };
         write_escaped(&mut self.out, text);
         self.out.push(b':');
-        if self.style == Style::Pretty {
-            self.out.push(b' ');
-        }
         start
     }
 
@@ -254,9 +306,6 @@ impl<'x> Writer<'x> {
                 return;
             }
             self.rewrite_entries(&state, &order);
-        }
-        if self.out.len() > state.body_start {
-            self.newline(self.depth);
         }
         self.out.push(b'}');
         self.entries.truncate(state.first_entry);
@@ -301,7 +350,6 @@ impl<'x> Writer<'x> {
             if n > 0 {
                 self.out.push(b',');
             }
-            self.newline(self.depth + 1);
             let entry = self.entries[i];
             self.out
                 .extend_from_slice(&scratch[entry.start - body_start..entry.end - body_start]);
@@ -320,14 +368,10 @@ impl<'x> Writer<'x> {
         if self.out.len() > body_start {
             self.out.push(b',');
         }
-        self.newline(self.depth);
     }
 
-    fn end_array(&mut self, body_start: usize) {
+    fn end_array(&mut self) {
         self.depth -= 1;
-        if self.out.len() > body_start {
-            self.newline(self.depth);
-        }
         self.out.push(b']');
     }
 
@@ -645,12 +689,9 @@ impl Compound<'_, '_> {
 
     fn finish_array(self) -> Result<(), EncodeError> {
         match self.kind {
-            CompoundKind::Array { body_start } => self.writer.end_array(body_start),
-            CompoundKind::VariantArray {
-                body_start,
-                variant,
-            } => {
-                self.writer.end_array(body_start);
+            CompoundKind::Array { .. } => self.writer.end_array(),
+            CompoundKind::VariantArray { variant, .. } => {
+                self.writer.end_array();
                 self.writer.end_variant(variant);
             }
             _ => return Err(EncodeError("array end outside an array".into())),

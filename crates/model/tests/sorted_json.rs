@@ -1,11 +1,12 @@
 //! The direct sorted-key encoder against the two-step path it replaced: `serde_json::to_value`,
-//! then `serde_json_canonicalizer` (canonical) or `serde_json::to_vec_pretty` (artifacts). Any
-//! byte of difference would change every content hash or every artifact on disk.
+//! then `serde_json_canonicalizer`. Any byte of difference would change every content hash. The
+//! artifact form is the canonical JSON indented: held to the canonical bytes (whitespace outside
+//! strings removed) and to serde_json's pretty layout.
 #![allow(clippy::unwrap_used)]
 
 use std::collections::{BTreeMap, HashMap};
 
-use doc_bridge_model::sorted_json::{Style, canonical_hash_without, to_vec};
+use doc_bridge_model::sorted_json::{Style, canonical_hash_without, indent, to_vec};
 use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -16,8 +17,85 @@ fn oracle_canonical(value: &impl Serialize) -> Vec<u8> {
     serde_json_canonicalizer::to_vec(&json).unwrap()
 }
 
-fn oracle_pretty(value: &impl Serialize) -> Vec<u8> {
-    serde_json::to_vec_pretty(&serde_json::to_value(value).unwrap()).unwrap()
+/// JSON text without the whitespace outside strings.
+fn compact(pretty: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in pretty {
+        if in_string {
+            out.push(b);
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if !matches!(b, b' ' | b'\n') {
+            out.push(b);
+            in_string = b == b'"';
+        }
+    }
+    out
+}
+
+/// The layout of JSON text: every string becomes `"s"` and every number or literal `0`, so
+/// serde_json's number forms (`1.0`, `1e21`) and ECMAScript's (`1`, `1e+21`) compare equal.
+fn layout(text: &[u8]) -> String {
+    let text = String::from_utf8(text.to_vec()).unwrap();
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    match c {
+                        _ if escaped => escaped = false,
+                        '\\' => escaped = true,
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+                out.push_str("\"s\"");
+            }
+            '{' | '}' | '[' | ']' | ',' | ':' | ' ' | '\n' => out.push(c),
+            _ => {
+                while chars
+                    .peek()
+                    .is_some_and(|c| !"{}[],: \n\"".contains(*c))
+                {
+                    chars.next();
+                }
+                out.push('0');
+            }
+        }
+    }
+    out
+}
+
+/// Whether every object key in `value` is ASCII (code-point and UTF-16 key orders then agree,
+/// so serde_json's pretty output has the same layout as the artifact form).
+fn ascii_keys(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().all(|(k, v)| k.is_ascii() && ascii_keys(v)),
+        Value::Array(items) => items.iter().all(ascii_keys),
+        _ => true,
+    }
+}
+
+fn assert_pretty_is_indented_canonical(value: &impl Serialize) {
+    let pretty = to_vec(value, Style::Pretty).unwrap();
+    assert_eq!(
+        String::from_utf8(compact(&pretty)).unwrap(),
+        String::from_utf8(to_vec(value, Style::Canonical).unwrap()).unwrap()
+    );
+    let json = serde_json::to_value(value).unwrap();
+    if ascii_keys(&json) {
+        assert_eq!(
+            layout(&pretty),
+            layout(&serde_json::to_vec_pretty(&json).unwrap())
+        );
+    }
 }
 
 fn oracle_hash_without(value: &impl Serialize, excluded: &[&str]) -> String {
@@ -34,10 +112,7 @@ fn assert_same(value: &impl Serialize) {
         String::from_utf8(to_vec(value, Style::Canonical).unwrap()).unwrap(),
         String::from_utf8(oracle_canonical(value)).unwrap()
     );
-    assert_eq!(
-        String::from_utf8(to_vec(value, Style::Pretty).unwrap()).unwrap(),
-        String::from_utf8(oracle_pretty(value)).unwrap()
-    );
+    assert_pretty_is_indented_canonical(value);
 }
 
 /// Fields declared out of key order, so the encoder must reorder them.
@@ -150,13 +225,49 @@ fn a_repeated_key_keeps_its_last_value() {
 }
 
 #[test]
-fn canonical_order_is_utf16_and_pretty_order_is_code_point() {
+fn keys_sort_by_utf16_in_both_forms() {
     let value = BTreeMap::from([("\u{e000}", 1), ("😀", 2), ("a", 3)]);
     assert_eq!(
         String::from_utf8(to_vec(&value, Style::Canonical).unwrap()).unwrap(),
         "{\"a\":3,\"😀\":2,\"\u{e000}\":1}"
     );
+    assert_eq!(
+        String::from_utf8(to_vec(&value, Style::Pretty).unwrap()).unwrap(),
+        "{\n  \"a\": 3,\n  \"😀\": 2,\n  \"\u{e000}\": 1\n}"
+    );
     assert_same(&value);
+}
+
+#[test]
+fn the_artifact_form_is_the_canonical_json_indented() {
+    let value = serde_json::json!({
+        "b": [1.0, 1e21, {}, [], {"x": "a,b:{c}\"[d]\\"}],
+        "a": {"n": null, "t": true},
+    });
+    assert_eq!(
+        String::from_utf8(to_vec(&value, Style::Pretty).unwrap()).unwrap(),
+        r#"{
+  "a": {
+    "n": null,
+    "t": true
+  },
+  "b": [
+    1,
+    1e+21,
+    {},
+    [],
+    {
+      "x": "a,b:{c}\"[d]\\"
+    }
+  ]
+}"#
+    );
+    let mut at_depth = b"[".to_vec();
+    indent(b"{\"k\":[1,2]}", 1, &mut at_depth);
+    assert_eq!(
+        String::from_utf8(at_depth).unwrap(),
+        "[{\n    \"k\": [\n      1,\n      2\n    ]\n  }"
+    );
 }
 
 #[test]
@@ -232,7 +343,19 @@ proptest! {
     #[test]
     fn any_json_encodes_like_the_value_path(value in arb_json()) {
         prop_assert_eq!(to_vec(&value, Style::Canonical).unwrap(), oracle_canonical(&value));
-        prop_assert_eq!(to_vec(&value, Style::Pretty).unwrap(), oracle_pretty(&value));
+        assert_pretty_is_indented_canonical(&value);
+    }
+
+    #[test]
+    fn indenting_any_bytes_never_panics_and_keeps_them_outside_layout(
+        bytes in prop::collection::vec(any::<u8>(), 0..200), depth in 0usize..4
+    ) {
+        let mut out = Vec::new();
+        indent(&bytes, depth, &mut out);
+        // Indenting only adds spaces, newlines and the space after `:`.
+        let kept: Vec<u8> = out.iter().copied().filter(|b| !matches!(b, b' ' | b'\n')).collect();
+        let expected: Vec<u8> = bytes.iter().copied().filter(|b| !matches!(b, b' ' | b'\n')).collect();
+        prop_assert_eq!(kept, expected);
     }
 
     #[test]

@@ -193,58 +193,100 @@ pub fn fold(text: &str) -> String {
 /// Tokenizes `text`, calling `emit` for every token in order (duplicates included: they are term
 /// frequencies).
 pub fn tokenize(text: &str, emit: &mut impl FnMut(&str)) {
-    if text.is_ascii() {
-        tokenize_ascii(text, emit);
-    } else {
-        tokenize_chars(text, emit);
-    }
+    segments(text, &mut |segment| expand(segment, emit));
 }
 
-/// [`tokenize_chars`] for ASCII text, a byte at a time: no CJK, and a word character is an ASCII
-/// letter or digit or a separator.
-fn tokenize_ascii(text: &str, emit: &mut impl FnMut(&str)) {
-    let is_word_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'@' | b'/' | b'_' | b'-');
-    let bytes = text.as_bytes();
+/// A piece of text whose tokens depend on it alone: a word (letters, digits and separators) or
+/// a run of CJK characters. Tokenizing is splitting into segments, then expanding each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Segment<'a> {
+    /// A word, as written.
+    Word(&'a str),
+    /// A run of CJK characters.
+    Cjk(&'a str),
+}
+
+/// Calls `each` for every segment of `text`, in order. One pass over the bytes: ASCII by table,
+/// other characters decoded where they occur (a single `é` does not send a whole document down
+/// a slower path).
+pub(crate) fn segments<'t>(text: &'t str, each: &mut impl FnMut(Segment<'t>)) {
     let mut i = 0;
-    while i < bytes.len() {
-        if is_word_byte(bytes[i]) {
-            let start = i;
-            while i < bytes.len() && is_word_byte(bytes[i]) {
-                i += 1;
+    while i < text.len() {
+        let (class, len) = class_at(text, i);
+        let start = i;
+        i += len;
+        if class == Class::Other {
+            continue;
+        }
+        while i < text.len() {
+            let (next, len) = class_at(text, i);
+            if next != class {
+                break;
             }
-            word(&text[start..i], emit);
-        } else {
-            i += 1;
+            i += len;
+        }
+        // `start` and `i` are character boundaries (both advanced a character at a time).
+        if let Some(piece) = text.get(start..i) {
+            each(if class == Class::Cjk {
+                Segment::Cjk(piece)
+            } else {
+                Segment::Word(piece)
+            });
         }
     }
 }
 
-fn tokenize_chars(text: &str, emit: &mut impl FnMut(&str)) {
-    let mut chars = text.char_indices().peekable();
-    while let Some((start, c)) = chars.next() {
-        if is_cjk(c) {
-            let mut end = start + c.len_utf8();
-            while let Some(&(i, next)) = chars.peek() {
-                if !is_cjk(next) {
-                    break;
-                }
-                end = i + next.len_utf8();
-                chars.next();
-            }
-            cjk_run(&text[start..end], emit);
-        } else if is_word_char(c) {
-            let mut end = start + c.len_utf8();
-            while let Some(&(i, next)) = chars.peek() {
-                if !is_word_char(next) {
-                    break;
-                }
-                end = i + next.len_utf8();
-                chars.next();
-            }
-            word(&text[start..end], emit);
-        }
+/// What a character is to the tokenizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Word,
+    Cjk,
+    Other,
+}
+
+/// The class and length of the character starting at byte `i` (a character boundary).
+#[inline]
+fn class_at(text: &str, i: usize) -> (Class, usize) {
+    let Some(&byte) = text.as_bytes().get(i) else {
+        return (Class::Other, 1);
+    };
+    if byte.is_ascii() {
+        let class = if ASCII_WORD_BYTE[usize::from(byte)] {
+            Class::Word
+        } else {
+            Class::Other
+        };
+        return (class, 1);
+    }
+    match text.get(i..).and_then(|rest| rest.chars().next()) {
+        Some(c) if is_cjk(c) => (Class::Cjk, c.len_utf8()),
+        Some(c) if is_word_char(c) => (Class::Word, c.len_utf8()),
+        Some(c) => (Class::Other, c.len_utf8()),
+        // Not a boundary: cannot happen for the indices `segments` passes; move on a byte.
+        None => (Class::Other, 1),
     }
 }
+
+/// The tokens of one segment, in order.
+pub(crate) fn expand(segment: Segment<'_>, emit: &mut impl FnMut(&str)) {
+    match segment {
+        Segment::Word(raw) => word(raw, emit),
+        Segment::Cjk(run) => cjk_run(run, emit),
+    }
+}
+
+/// Whether an ASCII byte belongs to a word (a letter, digit or separator), by table: the byte
+/// loop is the tokenizer's innermost.
+static ASCII_WORD_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_alphanumeric() || matches!(byte, b'@' | b'/' | b'_' | b'-');
+        b += 1;
+    }
+    table
+};
 
 /// Calls `work` with `fold(raw)`, folded on the stack when `raw` is short ASCII (most words):
 /// tokenizing then allocates nothing per word.
@@ -423,16 +465,58 @@ mod tests {
         assert_eq!(tokens("sha256 v2"), ["sha256", "v2"]);
     }
 
+    /// The definition of segmenting: maximal runs of word characters and of CJK characters,
+    /// a character at a time.
+    fn segments_by_definition(text: &str) -> Vec<Segment<'_>> {
+        let mut out = Vec::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((start, c)) = chars.next() {
+            let cjk = is_cjk(c);
+            if !cjk && !is_word_char(c) {
+                continue;
+            }
+            let same = if cjk { is_cjk } else { is_word_char };
+            let mut end = start + c.len_utf8();
+            while let Some(&(i, next)) = chars.peek() {
+                if !same(next) {
+                    break;
+                }
+                end = i + next.len_utf8();
+                chars.next();
+            }
+            let piece = &text[start..end];
+            out.push(if cjk {
+                Segment::Cjk(piece)
+            } else {
+                Segment::Word(piece)
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn segments_split_words_cjk_and_the_rest() {
+        let mut found = Vec::new();
+        segments("Résumé: 設定ab_c-d, é!", &mut |s| found.push(s));
+        assert_eq!(
+            found,
+            [
+                Segment::Word("Résumé"),
+                Segment::Cjk("設定"),
+                Segment::Word("ab_c-d"),
+                Segment::Word("é"),
+            ]
+        );
+    }
+
     proptest! {
         #[test]
-        fn ascii_text_tokenizes_as_the_character_path_does(
-            text in "([a-zA-Z]{1,9}|[0-9]{1,3}|[ .,;:!?()@/_-]|the|and|HTTPServer|snake_case){0,40}"
+        fn segments_are_the_definitions_runs(
+            text in "([a-zA-Z]{1,9}|[0-9]{1,3}|[ .,;:!?()@/_-]|the|HTTPServer|snake_case|é|ß|±|µ|設定|は|\\PC){0,40}"
         ) {
             let mut fast = Vec::new();
-            tokenize_ascii(&text, &mut |t| fast.push(t.to_owned()));
-            let mut slow = Vec::new();
-            tokenize_chars(&text, &mut |t| slow.push(t.to_owned()));
-            prop_assert_eq!(fast, slow);
+            segments(&text, &mut |s| fast.push(s));
+            prop_assert_eq!(fast, segments_by_definition(&text));
         }
 
         #[test]

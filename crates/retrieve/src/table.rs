@@ -6,6 +6,8 @@
 //! Everything read from a table is bounds-checked: a corrupt cache yields missing keys or short
 //! lists, never a panic.
 
+use rayon::slice::ParallelSliceMut;
+
 /// Bytes per record: key start, key length, value start, value length, value count (u32 LE).
 pub const RECORD: usize = 20;
 
@@ -31,30 +33,32 @@ pub struct TableBytes {
     pub values: Vec<u8>,
 }
 
-/// Builds a table from keys in any order.
-pub struct TableBuilder {
-    items: Vec<(String, Vec<u8>, u32)>,
+/// Builds a table from keys (any string type, each key once) in any order.
+pub struct TableBuilder<K = String> {
+    items: Vec<(K, Vec<u8>, u32)>,
 }
 
-impl TableBuilder {
+impl<K: AsRef<str> + Send> TableBuilder<K> {
     /// An empty builder.
     pub fn new() -> Self {
         TableBuilder { items: Vec::new() }
     }
 
     /// Adds a key with its encoded value and the number of items the value holds.
-    pub fn push(&mut self, key: String, value: Vec<u8>, count: u32) {
+    pub fn push(&mut self, key: K, value: Vec<u8>, count: u32) {
         self.items.push((key, value, count));
     }
 
     /// Sorts by key and lays the table out.
     pub fn build(mut self) -> TableBytes {
-        self.items.sort_by(|a, b| a.0.cmp(&b.0));
+        // Keys are distinct, so an unstable sort is as deterministic as a stable one.
+        self.items
+            .par_sort_unstable_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
         let mut table = TableBytes::default();
         for (key, value, count) in self.items {
             let fields = [
                 table.keys.len(),
-                key.len(),
+                key.as_ref().len(),
                 table.values.len(),
                 value.len(),
                 count as usize,
@@ -64,14 +68,14 @@ impl TableBuilder {
                     .records
                     .extend_from_slice(&u32::try_from(field).unwrap_or(u32::MAX).to_le_bytes());
             }
-            table.keys.extend_from_slice(key.as_bytes());
+            table.keys.extend_from_slice(key.as_ref().as_bytes());
             table.values.extend_from_slice(&value);
         }
         table
     }
 }
 
-impl Default for TableBuilder {
+impl<K: AsRef<str> + Send> Default for TableBuilder<K> {
     fn default() -> Self {
         Self::new()
     }

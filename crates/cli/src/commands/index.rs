@@ -20,6 +20,16 @@ pub fn run(args: &IndexArgs) -> CommandResult {
     if args.watch {
         return super::watch::run(args);
     }
+    let memo = doc_bridge_model::memo::EncodingMemo::single_use();
+    doc_bridge_model::memo::with_memo(&memo, || build_and_write(args, &repo, &memo))
+}
+
+fn build_and_write(
+    args: &IndexArgs,
+    repo: &Repo,
+    memo: &std::sync::Arc<doc_bridge_model::memo::EncodingMemo>,
+) -> CommandResult {
+    let repo = repo.clone();
     let progress = Progress::new(args.common.quiet);
     let scanned = pipeline::scan(&repo, &progress)?;
     let snapshot = scanned.snapshot;
@@ -28,8 +38,10 @@ pub fn run(args: &IndexArgs) -> CommandResult {
     // while the index is written.
     let ((index, collection), wrote_snapshot) = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
-            phase("write snapshot", || {
-                write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)
+            doc_bridge_model::memo::with_memo(memo, || {
+                phase("write snapshot", || {
+                    pipeline::write_sealed_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot, &snapshot.content_hash)
+                })
             })
         });
         let built = pipeline::index(&repo, &snapshot);
@@ -43,7 +55,7 @@ pub fn run(args: &IndexArgs) -> CommandResult {
             })
         });
         phase("write index", || {
-            write_if_changed(&repo.artifact(INDEX_FILE), &index)
+            pipeline::write_sealed_if_changed(&repo.artifact(INDEX_FILE), &index, &index.content_hash)
         })
     })?;
     let llms = phase("write llms.txt", || crate::llms::write(&repo, &index))?;

@@ -8,44 +8,70 @@ use rustc_hash::FxHashMap;
 
 use doc_bridge_model::projection::{ProjectedEntry, RetrievalIndexV1};
 use doc_bridge_model::retrieval::Field;
+use doc_bridge_model::timing::{Timer, phase};
 
+use super::analyse::{AnalysedEntry, analyse};
 use super::image::{self, Section};
 use super::{Collection, ExactKind, FIELD_COUNT, normalize_name};
-use crate::lexicon;
 use crate::table::{TableBuilder, write_varint};
 
-/// One entry's terms with their per-field frequencies, and its field lengths.
-pub(crate) type AnalysedEntry = (Vec<(String, [u16; FIELD_COUNT])>, [u32; FIELD_COUNT]);
-
-/// Tokenizes one entry's fields (in `Field::ALL` order): a pure function of the texts.
-fn analyse(texts: &[&str; FIELD_COUNT]) -> AnalysedEntry {
-    let mut counts: FxHashMap<String, [u16; FIELD_COUNT]> = FxHashMap::default();
-    let mut length = [0u32; FIELD_COUNT];
-    for (f, text) in texts.iter().enumerate() {
-        lexicon::tokenize(text, &mut |token| {
-            length[f] += 1;
-            match counts.get_mut(token) {
-                Some(tf) => tf[f] = tf[f].saturating_add(1),
-                None => {
-                    let mut tf = [0u16; FIELD_COUNT];
-                    tf[f] = 1;
-                    counts.insert(token.to_owned(), tf);
-                }
-            }
-        });
-    }
-    (counts.into_iter().collect(), length)
+/// One term's postings as they are appended, in entry order.
+#[derive(Default)]
+struct PostingList {
+    bytes: Vec<u8>,
+    count: u32,
+    /// One past the last entry appended (postings are delta-coded from it).
+    next: u32,
 }
 
-fn encode_posting(out: &mut Vec<u8>, previous_end: u32, entry: u32, tf: &[u16; FIELD_COUNT]) {
-    write_varint(out, u64::from(entry - previous_end));
-    let mask = tf
-        .iter()
-        .enumerate()
-        .fold(0u8, |m, (f, t)| if *t > 0 { m | (1 << f) } else { m });
-    out.push(mask);
-    for t in tf.iter().filter(|t| **t > 0) {
-        write_varint(out, u64::from(*t));
+impl PostingList {
+    fn push(&mut self, entry: u32, tf: &[u16; FIELD_COUNT]) {
+        write_varint(&mut self.bytes, u64::from(entry - self.next));
+        let mask = tf
+            .iter()
+            .enumerate()
+            .fold(0u8, |m, (f, t)| if *t > 0 { m | (1 << f) } else { m });
+        self.bytes.push(mask);
+        for t in tf.iter().filter(|t| **t > 0) {
+            write_varint(&mut self.bytes, u64::from(*t));
+        }
+        self.count += 1;
+        self.next = entry + 1;
+    }
+}
+
+/// Every term's posting list, found by the term's address first: each thread's vocabulary hands
+/// out one `Arc` per term, so nearly every lookup hashes an integer, and only an address not seen
+/// before hashes and compares the text. The caller keeps every term it passes alive until it is
+/// done, so an address never stands for two terms.
+#[derive(Default)]
+struct Postings {
+    // Fx, not SipHash: the keys are addresses and the repository's own text, and the table is
+    // sorted afterwards, so map order never shows.
+    lists: Vec<(Arc<str>, PostingList)>,
+    by_text: FxHashMap<Arc<str>, usize>,
+    by_address: FxHashMap<usize, usize>,
+}
+
+impl Postings {
+    fn list(&mut self, term: &Arc<str>) -> &mut PostingList {
+        let address = Arc::as_ptr(term).cast::<u8>() as usize;
+        let slot = match self.by_address.get(&address) {
+            Some(slot) => *slot,
+            None => {
+                let slot = match self.by_text.get(&**term) {
+                    Some(slot) => *slot,
+                    None => {
+                        self.lists.push((Arc::clone(term), PostingList::default()));
+                        self.by_text.insert(Arc::clone(term), self.lists.len() - 1);
+                        self.lists.len() - 1
+                    }
+                };
+                self.by_address.insert(address, slot);
+                slot
+            }
+        };
+        &mut self.lists[slot].1
     }
 }
 
@@ -116,10 +142,7 @@ impl Columns {
 impl Collection {
     /// Tokenizes every entry's fields and lays out the image.
     pub fn build(projection: &RetrievalIndexV1) -> Self {
-        // term → (encoded postings, count, next entry index for delta coding)
-        // Fx, not SipHash: terms are the repository's own text, and the merge below hashes every
-        // term of every entry (the table is sorted afterwards, so map order never shows).
-        let mut postings: FxHashMap<String, (Vec<u8>, u32, u32)> = FxHashMap::default();
+        let mut postings = Postings::default();
         let mut totals = [0f64; FIELD_COUNT];
         let mut exact: FxHashMap<String, Vec<(u32, ExactKind)>> = FxHashMap::default();
         let by_id: FxHashMap<&str, u32> = projection
@@ -131,38 +154,35 @@ impl Collection {
         // Tokenizing is the expensive part and independent per entry: do it in parallel, then
         // merge in entry order so every posting list stays sorted.
         let memo = crate::token_memo::active();
-        let analysed: Vec<Arc<AnalysedEntry>> = projection
-            .entries
-            .par_iter()
-            .map(|entry| {
-                let texts: [&str; FIELD_COUNT] = std::array::from_fn(|f| {
-                    entry
-                        .fields
-                        .get(Field::ALL[f].name())
-                        .map(String::as_str)
-                        .unwrap_or("")
-                });
-                match &memo {
-                    Some(memo) => memo.get_or_analyse(&texts, analyse),
-                    None => Arc::new(analyse(&texts)),
-                }
-            })
-            .collect();
+        let analysed: Vec<Arc<AnalysedEntry>> = phase("collection: tokenize", || {
+            projection
+                .entries
+                .par_iter()
+                .map(|entry| {
+                    let texts: [&str; FIELD_COUNT] = std::array::from_fn(|f| {
+                        entry
+                            .fields
+                            .get(Field::ALL[f].name())
+                            .map(String::as_str)
+                            .unwrap_or("")
+                    });
+                    match &memo {
+                        Some(memo) => memo.get_or_analyse(&texts, analyse),
+                        None => Arc::new(analyse(&texts)),
+                    }
+                })
+                .collect()
+        });
         let mut columns = Columns::default();
-        for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(analysed) {
-            let (terms, length) = &*analysed;
+        let merge = Timer::start("collection: merge");
+        for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(&analysed) {
+            let (terms, length) = &**analysed;
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             for (f, total) in totals.iter_mut().enumerate() {
                 *total += f64::from(length[f]);
             }
             for (term, tf) in terms {
-                let list = match postings.get_mut(term.as_str()) {
-                    Some(list) => list,
-                    None => postings.entry(term.clone()).or_insert((Vec::new(), 0, 0)),
-                };
-                encode_posting(&mut list.0, list.2, index, tf);
-                list.1 += 1;
-                list.2 = index + 1;
+                postings.list(term).push(index, tf);
             }
 
             let mut add = |name: &str, kind: ExactKind| {
@@ -209,6 +229,9 @@ impl Collection {
             neighbours.dedup();
             columns.push(entry, length, &neighbours);
         }
+        merge.stop();
+        // Every term's address stayed unique while `postings` keyed by it.
+        drop(analysed);
         // Postings were appended in entry order, so each list is sorted by entry.
         let n = projection.entries.len().max(1) as f64;
         let averages: Vec<u8> = totals
@@ -216,8 +239,8 @@ impl Collection {
             .flat_map(|total| (total / n).to_bits().to_le_bytes())
             .collect();
         let mut posting_table = TableBuilder::new();
-        for (term, (bytes, count, _)) in postings {
-            posting_table.push(term, bytes, count);
+        for (term, list) in postings.lists {
+            posting_table.push(term, list.bytes, list.count);
         }
         let mut exact_table = TableBuilder::new();
         for (name, mut list) in exact {

@@ -4,12 +4,13 @@
 //! postings and names are read in place when a query touches them (the cache is derived, never
 //! authoritative, and every read of it is bounds-checked).
 
+mod analyse;
 mod build;
 mod image;
 
 use std::sync::Arc;
 
-pub(crate) use build::AnalysedEntry;
+pub(crate) use analyse::AnalysedEntry;
 
 use doc_bridge_model::retrieval::Field;
 

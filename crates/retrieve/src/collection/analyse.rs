@@ -1,0 +1,247 @@
+//! Tokenizing entries for the collection: term frequencies per field, through a per-thread
+//! vocabulary that remembers what each word expands to.
+//!
+//! Speed only, never meaning: a word's tokens are a pure function of the word
+//! ([`lexicon::expand`]), so the vocabulary maps each word seen on this thread to the ids of its
+//! tokens and the tokenizer's folding, stopword, camel-case and stemming work is paid once per
+//! distinct word instead of once per occurrence. Counting is by id in a dense array, so a token
+//! costs one hash of its word and no allocation. The result is the same as counting
+//! [`lexicon::tokenize`]'s output (a proptest holds it there).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::FIELD_COUNT;
+use crate::lexicon::{self, Segment};
+
+/// One entry's terms with their per-field frequencies (in order of first occurrence), and its
+/// field lengths in tokens.
+pub(crate) type AnalysedEntry = (Vec<(Arc<str>, [u16; FIELD_COUNT])>, [u32; FIELD_COUNT]);
+
+/// Distinct words remembered per thread before the vocabulary starts over (bounds memory on
+/// huge corpora; checked between entries, so ids are stable within one).
+const WORD_LIMIT: usize = 1 << 18;
+
+/// Words longer than this are expanded each time rather than remembered: they are rare (paths,
+/// hashes, long identifiers) and would only fill the vocabulary.
+const LONGEST_REMEMBERED: usize = 48;
+
+thread_local! {
+    static VOCABULARY: RefCell<Vocabulary> = RefCell::new(Vocabulary::default());
+}
+
+/// A thread's words and tokens, and the counts of the entry being analysed.
+#[derive(Default)]
+struct Vocabulary {
+    /// Word as written, up to 16 bytes, as a number (see [`short_key`]) → its tokens, as
+    /// `start..start + len` of `expansions`. Most words are short, and a number hashes and
+    /// compares in a few instructions.
+    short_words: FxHashMap<u128, (u32, u32)>,
+    /// Longer words as written → their tokens.
+    words: FxHashMap<Box<str>, (u32, u32)>,
+    /// Token ids of every remembered word, back to back.
+    expansions: Vec<u32>,
+    /// Token id → text.
+    terms: Vec<Arc<str>>,
+    /// Token text → id.
+    ids: FxHashMap<Arc<str>, u32>,
+    /// Per token id, its frequencies in the entry being analysed (all zero between entries).
+    counts: Vec<[u16; FIELD_COUNT]>,
+    /// Ids with nonzero counts, in order of first occurrence.
+    touched: Vec<u32>,
+}
+
+impl Vocabulary {
+    fn forget_if_full(&mut self) {
+        if self.short_words.len() + self.words.len() > WORD_LIMIT || self.terms.len() > WORD_LIMIT {
+            // `counts` is all zeros here (taken at the end of every entry), only shorter.
+            *self = Vocabulary::default();
+        }
+    }
+
+    fn id(&mut self, token: &str) -> u32 {
+        if let Some(id) = self.ids.get(token) {
+            return *id;
+        }
+        let id = u32::try_from(self.terms.len()).unwrap_or(u32::MAX);
+        let text: Arc<str> = Arc::from(token);
+        self.terms.push(Arc::clone(&text));
+        self.ids.insert(text, id);
+        self.counts.push([0; FIELD_COUNT]);
+        id
+    }
+
+    fn count(&mut self, id: u32, field: usize) {
+        let Some(tf) = self.counts.get_mut(id as usize) else {
+            return;
+        };
+        if tf.iter().all(|t| *t == 0) {
+            self.touched.push(id);
+        }
+        tf[field] = tf[field].saturating_add(1);
+    }
+
+    /// Counts the tokens of `segment` in `field`; returns how many there were.
+    fn segment(&mut self, segment: Segment<'_>, field: usize) -> u32 {
+        let word = match segment {
+            Segment::Word(word) if word.len() <= LONGEST_REMEMBERED => word,
+            other => {
+                let mut tokens = 0u32;
+                lexicon::expand(other, &mut |token| {
+                    let id = self.id(token);
+                    self.count(id, field);
+                    tokens += 1;
+                });
+                return tokens;
+            }
+        };
+        let short = short_key(word);
+        let known = match short {
+            Some(key) => self.short_words.get(&key),
+            None => self.words.get(word),
+        };
+        let (start, len) = match known {
+            Some(range) => *range,
+            None => {
+                let start = self.expansions.len();
+                lexicon::expand(segment, &mut |token| {
+                    let id = self.id(token);
+                    self.expansions.push(id);
+                });
+                let range = (
+                    u32::try_from(start).unwrap_or(u32::MAX),
+                    u32::try_from(self.expansions.len() - start).unwrap_or(0),
+                );
+                match short {
+                    Some(key) => self.short_words.insert(key, range),
+                    None => self.words.insert(word.into(), range),
+                };
+                range
+            }
+        };
+        for i in start..start.saturating_add(len) {
+            if let Some(id) = self.expansions.get(i as usize).copied() {
+                self.count(id, field);
+            }
+        }
+        len
+    }
+
+    /// The entry's terms, leaving every count at zero again.
+    fn take_terms(&mut self) -> Vec<(Arc<str>, [u16; FIELD_COUNT])> {
+        let mut terms = Vec::with_capacity(self.touched.len());
+        for id in self.touched.drain(..) {
+            let index = id as usize;
+            if let (Some(text), Some(tf)) = (self.terms.get(index), self.counts.get_mut(index)) {
+                terms.push((Arc::clone(text), std::mem::take(tf)));
+            }
+        }
+        terms
+    }
+}
+
+/// A word of up to 16 bytes as a number: its bytes, zero-padded. Distinct words give distinct
+/// numbers because a word never holds a zero byte (NUL is not a word character).
+fn short_key(word: &str) -> Option<u128> {
+    let bytes = word.as_bytes();
+    let mut buffer = [0u8; 16];
+    buffer.get_mut(..bytes.len())?.copy_from_slice(bytes);
+    Some(u128::from_le_bytes(buffer))
+}
+
+/// Tokenizes one entry's fields (in `Field::ALL` order): a pure function of the texts.
+pub(crate) fn analyse(texts: &[&str; FIELD_COUNT]) -> AnalysedEntry {
+    VOCABULARY.with_borrow_mut(|vocabulary| {
+        vocabulary.forget_if_full();
+        let mut length = [0u32; FIELD_COUNT];
+        for (field, text) in texts.iter().enumerate() {
+            lexicon::segments(text, &mut |segment| {
+                let tokens = vocabulary.segment(segment, field);
+                length[field] = length[field].saturating_add(tokens);
+            });
+        }
+        (vocabulary.take_terms(), length)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    /// The definition: every token of `tokenize`, counted.
+    fn counted(texts: &[&str; FIELD_COUNT]) -> (BTreeMap<String, [u16; FIELD_COUNT]>, [u32; 7]) {
+        let mut counts: BTreeMap<String, [u16; FIELD_COUNT]> = BTreeMap::new();
+        let mut length = [0u32; FIELD_COUNT];
+        for (f, text) in texts.iter().enumerate() {
+            lexicon::tokenize(text, &mut |token| {
+                length[f] += 1;
+                let tf = counts.entry(token.to_owned()).or_default();
+                tf[f] = tf[f].saturating_add(1);
+            });
+        }
+        (counts, length)
+    }
+
+    fn as_map(analysed: &AnalysedEntry) -> (BTreeMap<String, [u16; FIELD_COUNT]>, [u32; 7]) {
+        let mut map = BTreeMap::new();
+        for (term, tf) in &analysed.0 {
+            assert!(map.insert(term.to_string(), *tf).is_none(), "{term} twice");
+            assert!(tf.iter().any(|t| *t > 0), "{term} with no count");
+        }
+        (map, analysed.1)
+    }
+
+    #[test]
+    fn counts_per_field_in_order_of_first_occurrence() {
+        let texts = [
+            "Sessions",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "session rotate createSession",
+        ];
+        let (terms, length) = analyse(&texts);
+        let names: Vec<&str> = terms.iter().map(|(t, _)| &**t).collect();
+        assert_eq!(names, ["session", "rotat", "createsession", "creat"]);
+        assert_eq!(terms[0].1, [1, 0, 0, 0, 0, 0, 2]);
+        assert_eq!(length, [1, 0, 0, 0, 0, 0, 5]);
+    }
+
+    #[test]
+    fn short_keys_tell_words_apart_and_long_words_have_none() {
+        assert_ne!(short_key("ab"), short_key("ab0"));
+        assert_ne!(short_key("ab"), short_key("ba"));
+        assert!(short_key(&"x".repeat(16)).is_some());
+        assert_eq!(short_key(&"x".repeat(17)), None);
+    }
+
+    #[test]
+    fn a_long_word_and_cjk_are_counted_like_the_rest() {
+        let long = "a".repeat(LONGEST_REMEMBERED) + "_session";
+        let texts = [long.as_str(), "設定方法 設定", "", "", "", "", ""];
+        assert_eq!(as_map(&analyse(&texts)), counted(&texts));
+    }
+
+    proptest! {
+        #[test]
+        fn analysis_counts_exactly_the_tokenizers_tokens(
+            fields in proptest::array::uniform7(
+                "([a-zA-Z]{1,9}|[0-9]{1,3}|[ .,@/_-]|the|HTTPServer|snake_case|Café|設定){0,30}"
+            ),
+            again in any::<bool>(),
+        ) {
+            let texts: [&str; FIELD_COUNT] = std::array::from_fn(|f| fields[f].as_str());
+            // Twice in a row, so the second analysis reads what the first remembered.
+            let first = analyse(&texts);
+            let result = if again { analyse(&texts) } else { first };
+            prop_assert_eq!(as_map(&result), counted(&texts));
+        }
+    }
+}
