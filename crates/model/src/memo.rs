@@ -542,7 +542,6 @@ fn indent(depth: usize, out: &mut Vec<u8>) {
     out.extend(std::iter::repeat_n(b' ', depth * 2));
 }
 
-
 /// Serializes the top of an artifact into a [`Node`]: structs near the top become objects, arrays
 /// near the top become memoized elements, everything else becomes a `serde_json::Value` exactly as
 /// `serde_json::to_value` makes it.

@@ -60,10 +60,7 @@ fn layout(text: &[u8]) -> String {
             }
             '{' | '}' | '[' | ']' | ',' | ':' | ' ' | '\n' => out.push(c),
             _ => {
-                while chars
-                    .peek()
-                    .is_some_and(|c| !"{}[],: \n\"".contains(*c))
-                {
+                while chars.peek().is_some_and(|c| !"{}[],: \n\"".contains(*c)) {
                     chars.next();
                 }
                 out.push('0');
