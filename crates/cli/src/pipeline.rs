@@ -433,28 +433,19 @@ pub fn write_if_changed<T: serde::Serialize>(
     value: &T,
 ) -> Result<bool, UserError> {
     let bytes = to_artifact_bytes(value).map_err(|e| UserError::error(e.to_string()))?;
-    write_bytes_if_changed(path, bytes)
+    doc_bridge_model::artifact::write_bytes_if_changed(path, &bytes)
+        .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
 }
 
 /// [`write_if_changed`] for an artifact sealed to `hash`: inside an encoding memo that sealed
-/// it, written from the seal's pieces (see `to_artifact_bytes_sealed`).
+/// it, streamed from the seal's pieces (see `artifact::write_sealed_if_changed`).
 pub fn write_sealed_if_changed<T: serde::Serialize>(
     path: &std::path::Path,
     value: &T,
     hash: &doc_bridge_model::ContentHash,
 ) -> Result<bool, UserError> {
-    let bytes = doc_bridge_model::artifact::to_artifact_bytes_sealed(value, hash)
-        .map_err(|e| UserError::error(e.to_string()))?;
-    write_bytes_if_changed(path, bytes)
-}
-
-fn write_bytes_if_changed(path: &std::path::Path, bytes: Vec<u8>) -> Result<bool, UserError> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(false);
-    }
-    write_atomic(path, &bytes)
-        .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))?;
-    Ok(true)
+    doc_bridge_model::artifact::write_sealed_if_changed(path, value, hash)
+        .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
 }
 
 /// Why a stored index cannot be used.

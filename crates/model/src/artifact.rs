@@ -48,11 +48,154 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
         path: path.to_path_buf(),
         source,
     };
+    let mut tmp = temp_file_beside(path).map_err(io)?;
+    tmp.write_all(bytes).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically unless the file already holds exactly them (an unchanged
+/// artifact keeps its file, so watchers and `make`-style tools see no change). Returns whether it
+/// wrote.
+pub fn write_bytes_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ArtifactError> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    write_atomic(path, bytes)?;
+    Ok(true)
+}
+
+/// [`write_bytes_if_changed`] for an artifact sealed to `hash` (its `contentHash`). Inside
+/// [`crate::memo::with_memo`] the text is streamed from the seal's pieces (see
+/// [`to_artifact_bytes_sealed`]) and compared with the file as it is made; a temporary file is
+/// started only at the first difference. The whole artifact is then never held in memory.
+pub fn write_sealed_if_changed<T: Serialize>(
+    path: &Path,
+    value: &T,
+    hash: &crate::ContentHash,
+) -> Result<bool, ArtifactError> {
+    let mut sink = ChangeWriter::new(path)?;
+    match crate::memo::write_sealed_artifact(value, hash, &mut sink) {
+        Some(Ok(())) => sink.finish(),
+        Some(Err(e)) => Err(sink.io_error().unwrap_or(ArtifactError::Encode(e))),
+        None => write_bytes_if_changed(path, &to_artifact_bytes(value)?),
+    }
+}
+
+/// Bytes compared with a file's current content while they arrive; from the first difference
+/// on, written to a temporary file beside it (which [`ChangeWriter::finish`] renames into place).
+struct ChangeWriter<'p> {
+    path: &'p Path,
+    /// The current content, while everything so far matched it.
+    old: Option<Vec<u8>>,
+    /// Bytes of `old` matched so far.
+    matched: usize,
+    tmp: Option<std::io::BufWriter<tempfile::NamedTempFile>>,
+    /// The first I/O error, kept to report it with the path.
+    error: Option<std::io::Error>,
+}
+
+impl<'p> ChangeWriter<'p> {
+    fn new(path: &'p Path) -> Result<Self, ArtifactError> {
+        let old = match std::fs::read(path) {
+            Ok(old) => Some(old),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            // Unreadable: it will be replaced (or the write fails and says why).
+            Err(_) => None,
+        };
+        Ok(Self {
+            path,
+            old,
+            matched: 0,
+            tmp: None,
+            error: None,
+        })
+    }
+
+    fn io_error(&mut self) -> Option<ArtifactError> {
+        self.error.take().map(|source| ArtifactError::Io {
+            path: self.path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Starts the temporary file with the part of the old content that matched.
+    fn diverge(&mut self) -> std::io::Result<&mut std::io::BufWriter<tempfile::NamedTempFile>> {
+        let file = temp_file_beside(self.path)?;
+        let mut tmp = std::io::BufWriter::with_capacity(1 << 20, file);
+        if let Some(old) = self.old.take() {
+            tmp.write_all(old.get(..self.matched).unwrap_or_default())?;
+        }
+        Ok(self.tmp.insert(tmp))
+    }
+
+    /// Renames the new content into place, if it differed; returns whether it did.
+    fn finish(mut self) -> Result<bool, ArtifactError> {
+        let io = |source| ArtifactError::Io {
+            path: self.path.to_path_buf(),
+            source,
+        };
+        if self.tmp.is_none() {
+            match &self.old {
+                // Every byte matched, and there was no more: unchanged.
+                Some(old) if old.len() == self.matched => return Ok(false),
+                // Shorter than before, or no file: write what was made.
+                _ => {
+                    self.diverge().map_err(io)?;
+                }
+            }
+        }
+        let Some(tmp) = self.tmp.take() else {
+            return Ok(false);
+        };
+        let tmp = tmp.into_inner().map_err(|e| io(e.into_error()))?;
+        tmp.as_file().sync_all().map_err(io)?;
+        tmp.persist(self.path).map_err(|e| io(e.error))?;
+        Ok(true)
+    }
+}
+
+impl Write for ChangeWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let result = (|| {
+            if self.tmp.is_none() {
+                if let Some(old) = &self.old
+                    && old.get(self.matched..self.matched + buf.len()) == Some(buf)
+                {
+                    self.matched += buf.len();
+                    return Ok(());
+                }
+                self.diverge()?;
+            }
+            match &mut self.tmp {
+                Some(tmp) => tmp.write_all(buf),
+                None => Ok(()),
+            }
+        })();
+        match result {
+            Ok(()) => Ok(buf.len()),
+            Err(e) => {
+                let kind = e.kind();
+                self.error.get_or_insert(e);
+                Err(std::io::Error::from(kind))
+            }
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A new temporary file in `path`'s directory (created if missing), named with
+/// [`TEMP_PREFIX`], to be renamed over `path`.
+fn temp_file_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir).map_err(io)?;
+    std::fs::create_dir_all(dir)?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(TEMP_PREFIX);
     // Temporary files are private by default; artifacts are ordinary files (0644 before umask).
@@ -61,11 +204,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o644));
     }
-    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
-    tmp.write_all(bytes).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    builder.tempfile_in(dir)
 }
 
 /// Writes a serializable artifact atomically.
@@ -147,6 +286,68 @@ mod tests {
             .unwrap()
             .collect();
         assert_eq!(names.len(), 1);
+    }
+
+    /// Writes `pieces` through a [`ChangeWriter`] at `path`; returns whether it wrote.
+    fn write_in_pieces(path: &Path, pieces: &[&[u8]]) -> bool {
+        let mut sink = ChangeWriter::new(path).unwrap();
+        for piece in pieces {
+            sink.write_all(piece).unwrap();
+        }
+        sink.finish().unwrap()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_streamed_write_replaces_only_what_changed_and_leaves_no_temporary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested/a.json");
+        let inode = |path: &Path| {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(path).unwrap().ino()
+        };
+        // No file yet.
+        assert!(write_in_pieces(&path, &[b"abc", b"def"]));
+        assert_eq!(std::fs::read(&path).unwrap(), b"abcdef");
+        // The same bytes, cut differently: no write, the very same file.
+        let before = inode(&path);
+        assert!(!write_in_pieces(&path, &[b"ab", b"cdef"]));
+        assert_eq!(inode(&path), before);
+        // Longer, shorter, different in the middle, empty.
+        for expected in [&b"abcdefgh"[..], b"abc", b"abXdef", b""] {
+            let (head, tail) = expected.split_at(expected.len() / 2);
+            assert!(write_in_pieces(&path, &[head, tail]));
+            assert_eq!(std::fs::read(&path).unwrap(), expected);
+        }
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("nested"))
+            .unwrap()
+            .collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn a_sealed_write_inside_a_single_use_memo_streams_the_artifact_form() {
+        use crate::memo::{EncodingMemo, with_memo};
+        let value =
+            json!({"items": [{"b": 1.0, "a": "x"}, {"c": [1, 2]}], "name": "n", "contentHash": ""});
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        let memo = EncodingMemo::single_use();
+        let hash = with_memo(&memo, || {
+            crate::hash::semantic_hash_large(&value, &["contentHash"]).unwrap()
+        });
+        let wrote = with_memo(&memo, || {
+            write_sealed_if_changed(&path, &value, &hash).unwrap()
+        });
+        assert!(wrote);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            to_artifact_bytes(&value).unwrap()
+        );
+        let again = with_memo(&memo, || {
+            write_sealed_if_changed(&path, &value, &hash).unwrap()
+        });
+        assert!(!again);
     }
 
     #[test]

@@ -364,9 +364,22 @@ pub(crate) fn sealed_artifact_bytes<T: ?Sized + Serialize>(
     value: &T,
     hash: &ContentHash,
 ) -> Option<Result<Vec<u8>, String>> {
+    let mut out = Vec::new();
+    match write_sealed_artifact(value, hash, &mut out)? {
+        Ok(()) => Some(Ok(out)),
+        Err(e) => Some(Err(e)),
+    }
+}
+
+/// [`sealed_artifact_bytes`], written to `sink` as it is made; `None` when no memo is active.
+pub(crate) fn write_sealed_artifact<T: ?Sized + Serialize>(
+    value: &T,
+    hash: &ContentHash,
+    sink: &mut dyn std::io::Write,
+) -> Option<Result<(), String>> {
     let memo = current()?;
     let Some(split) = memo.sealed_split(std::any::type_name::<T>(), hash) else {
-        return artifact_bytes(value);
+        return write_artifact(value, sink);
     };
     let fresh = match value.serialize(NodeSerializer::top(&memo, Some(&split.excluded))) {
         Ok(Node::Object(fresh)) => fresh,
@@ -374,25 +387,31 @@ pub(crate) fn sealed_artifact_bytes<T: ?Sized + Serialize>(
         Err(e) => return Some(Err(e.to_string())),
     };
     let mut fields = sealed_members(&split, &fresh);
-    let mut out = Vec::new();
-    Some(write_pretty_object(&mut fields, 0, &mut out).map(|()| {
-        out.push(b'\n');
-        out
-    }))
+    let mut out = PrettyOut::new(sink, !memo.single_use);
+    Some(write_pretty_object(&mut fields, 0, &mut out).and_then(|()| out.finish()))
 }
 
 /// Artifact bytes through the active memo; `None` when no memo is active.
 pub(crate) fn artifact_bytes<T: ?Sized + Serialize>(value: &T) -> Option<Result<Vec<u8>, String>> {
+    let mut out = Vec::new();
+    match write_artifact(value, &mut out)? {
+        Ok(()) => Some(Ok(out)),
+        Err(e) => Some(Err(e)),
+    }
+}
+
+/// [`artifact_bytes`], written to `sink` as it is made.
+fn write_artifact<T: ?Sized + Serialize>(
+    value: &T,
+    sink: &mut dyn std::io::Write,
+) -> Option<Result<(), String>> {
     let memo = current()?;
     let node = match value.serialize(NodeSerializer::top(&memo, None)) {
         Ok(node) => node,
         Err(e) => return Some(Err(e.to_string())),
     };
-    let mut out = Vec::new();
-    Some(write_pretty(&node, 0, &mut out).map(|()| {
-        out.push(b'\n');
-        out
-    }))
+    let mut out = PrettyOut::new(sink, !memo.single_use);
+    Some(write_pretty(&node, 0, &mut out).and_then(|()| out.finish()))
 }
 
 /// A value split at the memoized arrays.
@@ -471,32 +490,72 @@ fn write_canonical_object(fields: &mut [(&str, &Node)], hasher: &mut Sha256) -> 
     Ok(())
 }
 
+/// Artifact text on its way to a sink (a buffer or a file), in pieces of a few hundred KB, so
+/// a whole artifact is never held in memory twice.
+struct PrettyOut<'w> {
+    buf: Vec<u8>,
+    sink: &'w mut dyn std::io::Write,
+    /// Keep each element's indented form in the memo (a long-running memo: the same element is
+    /// written again next refresh); a single-use memo indents straight into the buffer.
+    cached: bool,
+}
+
+impl<'w> PrettyOut<'w> {
+    const CHUNK: usize = 1 << 18;
+
+    fn new(sink: &'w mut dyn std::io::Write, cached: bool) -> Self {
+        Self {
+            buf: Vec::with_capacity(Self::CHUNK + (1 << 16)),
+            sink,
+            cached,
+        }
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    fn indent(&mut self, depth: usize) {
+        self.buf.resize(self.buf.len() + depth * 2, b' ');
+    }
+
+    fn item(&mut self, item: &Encoded, depth: usize) -> Result<(), String> {
+        if self.cached {
+            self.buf.extend_from_slice(&item.pretty_at(depth));
+        } else {
+            crate::sorted_json::indent(&item.canonical, depth, &mut self.buf);
+        }
+        if self.buf.len() >= Self::CHUNK {
+            self.sink.write_all(&self.buf).map_err(|e| e.to_string())?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), String> {
+        self.buf.push(b'\n');
+        self.sink.write_all(&self.buf).map_err(|e| e.to_string())
+    }
+}
+
 /// The artifact form: the canonical JSON, indented (see [`crate::sorted_json::indent`]).
-fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), String> {
+fn write_pretty(node: &Node, depth: usize, out: &mut PrettyOut<'_>) -> Result<(), String> {
     match node {
         Node::Leaf(value) => {
             let bytes = canonical_json(value).map_err(|e| e.to_string())?;
-            crate::sorted_json::indent(&bytes, depth, out);
+            crate::sorted_json::indent(&bytes, depth, &mut out.buf);
         }
-        Node::Array(items) if items.is_empty() => out.extend_from_slice(b"[]"),
+        Node::Array(items) if items.is_empty() => out.bytes(b"[]"),
         Node::Array(items) => {
-            // Indenting is independent per element: on all cores, then copied in order.
-            use rayon::prelude::*;
-            let pieces: Vec<Arc<[u8]>> = items
-                .par_iter()
-                .with_min_len(64)
-                .map(|item| item.pretty_at(depth + 1))
-                .collect();
-            out.reserve(pieces.iter().map(|p| p.len() + depth * 2 + 4).sum());
-            out.push(b'[');
-            for (i, piece) in pieces.iter().enumerate() {
-                out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-                indent(depth + 1, out);
-                out.extend_from_slice(piece);
+            out.bytes(b"[");
+            for (i, item) in items.iter().enumerate() {
+                out.bytes(if i == 0 { b"\n" } else { b",\n" });
+                out.indent(depth + 1);
+                out.item(item, depth + 1)?;
             }
-            out.push(b'\n');
-            indent(depth, out);
-            out.push(b']');
+            out.bytes(b"\n");
+            out.indent(depth);
+            out.bytes(b"]");
         }
         Node::Object(fields) => {
             let mut fields: Vec<(&str, &Node)> = fields
@@ -505,7 +564,7 @@ fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), Stri
                 .collect();
             write_pretty_object(&mut fields, depth, out)?;
         }
-        Node::Whole(item) => out.extend_from_slice(&item.pretty_at(depth)),
+        Node::Whole(item) => out.item(item, depth)?,
         Node::Sealed { split, fresh } => {
             write_pretty_object(&mut sealed_members(split, fresh), depth, out)?;
         }
@@ -517,29 +576,25 @@ fn write_pretty(node: &Node, depth: usize, out: &mut Vec<u8>) -> Result<(), Stri
 fn write_pretty_object(
     fields: &mut [(&str, &Node)],
     depth: usize,
-    out: &mut Vec<u8>,
+    out: &mut PrettyOut<'_>,
 ) -> Result<(), String> {
     if fields.is_empty() {
-        out.extend_from_slice(b"{}");
+        out.bytes(b"{}");
         return Ok(());
     }
     fields.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-    out.push(b'{');
+    out.bytes(b"{");
     for (i, (key, value)) in fields.iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-        indent(depth + 1, out);
-        out.extend(canonical_json(key).map_err(|e| e.to_string())?);
-        out.extend_from_slice(b": ");
+        out.bytes(if i == 0 { b"\n" } else { b",\n" });
+        out.indent(depth + 1);
+        out.bytes(&canonical_json(key).map_err(|e| e.to_string())?);
+        out.bytes(b": ");
         write_pretty(value, depth + 1, out)?;
     }
-    out.push(b'\n');
-    indent(depth, out);
-    out.push(b'}');
+    out.bytes(b"\n");
+    out.indent(depth);
+    out.bytes(b"}");
     Ok(())
-}
-
-fn indent(depth: usize, out: &mut Vec<u8>) {
-    out.extend(std::iter::repeat_n(b' ', depth * 2));
 }
 
 /// Serializes the top of an artifact into a [`Node`]: structs near the top become objects, arrays

@@ -16,9 +16,45 @@ use rustc_hash::FxHashMap;
 use super::FIELD_COUNT;
 use crate::lexicon::{self, Segment};
 
-/// One entry's terms with their per-field frequencies (in order of first occurrence), and its
-/// field lengths in tokens.
-pub(crate) type AnalysedEntry = (Vec<(Arc<str>, [u16; FIELD_COUNT])>, [u32; FIELD_COUNT]);
+/// Number of groups terms are split into by [`shard_of`], so postings can be merged on all
+/// cores (each group on its own). A constant: the groups never show in the output.
+pub(crate) const SHARDS: usize = 16;
+
+/// The group of a term: from its text alone, so every thread puts a term in the same one.
+fn shard_of(term: &str) -> u8 {
+    use std::hash::BuildHasher;
+    // The top bits: Fx mixes them best.
+    (rustc_hash::FxBuildHasher.hash_one(term) >> 60) as u8
+}
+
+/// One entry, tokenized: its terms with their per-field frequencies, grouped by shard (within a
+/// shard in order of first occurrence), and its field lengths in tokens.
+#[derive(Debug)]
+pub(crate) struct AnalysedEntry {
+    terms: Vec<(Arc<str>, [u16; FIELD_COUNT])>,
+    /// Where each shard's group ends in `terms`.
+    shard_ends: [u32; SHARDS],
+    /// Tokens per field.
+    pub(crate) length: [u32; FIELD_COUNT],
+}
+
+impl AnalysedEntry {
+    /// Every term with its frequencies.
+    #[cfg(test)]
+    pub(crate) fn terms(&self) -> &[(Arc<str>, [u16; FIELD_COUNT])] {
+        &self.terms
+    }
+
+    /// The terms of one shard.
+    pub(crate) fn shard(&self, shard: usize) -> &[(Arc<str>, [u16; FIELD_COUNT])] {
+        let end = self.shard_ends.get(shard).copied().unwrap_or(0) as usize;
+        let start = match shard.checked_sub(1) {
+            Some(previous) => self.shard_ends.get(previous).copied().unwrap_or(0) as usize,
+            None => 0,
+        };
+        self.terms.get(start..end).unwrap_or_default()
+    }
+}
 
 /// Distinct words remembered per thread before the vocabulary starts over (bounds memory on
 /// huge corpora; checked between entries, so ids are stable within one).
@@ -45,6 +81,8 @@ struct Vocabulary {
     expansions: Vec<u32>,
     /// Token id → text.
     terms: Vec<Arc<str>>,
+    /// Token id → shard.
+    shards: Vec<u8>,
     /// Token text → id.
     ids: FxHashMap<Arc<str>, u32>,
     /// Per token id, its frequencies in the entry being analysed (all zero between entries).
@@ -68,6 +106,7 @@ impl Vocabulary {
         let id = u32::try_from(self.terms.len()).unwrap_or(u32::MAX);
         let text: Arc<str> = Arc::from(token);
         self.terms.push(Arc::clone(&text));
+        self.shards.push(shard_of(token));
         self.ids.insert(text, id);
         self.counts.push([0; FIELD_COUNT]);
         id
@@ -129,16 +168,34 @@ impl Vocabulary {
         len
     }
 
-    /// The entry's terms, leaving every count at zero again.
-    fn take_terms(&mut self) -> Vec<(Arc<str>, [u16; FIELD_COUNT])> {
-        let mut terms = Vec::with_capacity(self.touched.len());
-        for id in self.touched.drain(..) {
+    /// The entry, leaving every count at zero again.
+    fn take_entry(&mut self, length: [u32; FIELD_COUNT]) -> AnalysedEntry {
+        let shard = |id: &u32| self.shards.get(*id as usize).copied().unwrap_or(0);
+        // Stable: first occurrence order within a shard.
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.sort_by_key(shard);
+        let mut shard_ends = [0u32; SHARDS];
+        for id in &touched {
+            if let Some(end) = shard_ends.get_mut(usize::from(shard(id))) {
+                *end += 1;
+            }
+        }
+        for s in 1..SHARDS {
+            shard_ends[s] += shard_ends[s - 1];
+        }
+        let mut terms = Vec::with_capacity(touched.len());
+        for id in touched.drain(..) {
             let index = id as usize;
             if let (Some(text), Some(tf)) = (self.terms.get(index), self.counts.get_mut(index)) {
                 terms.push((Arc::clone(text), std::mem::take(tf)));
             }
         }
-        terms
+        self.touched = touched;
+        AnalysedEntry {
+            terms,
+            shard_ends,
+            length,
+        }
     }
 }
 
@@ -162,7 +219,7 @@ pub(crate) fn analyse(texts: &[&str; FIELD_COUNT]) -> AnalysedEntry {
                 length[field] = length[field].saturating_add(tokens);
             });
         }
-        (vocabulary.take_terms(), length)
+        vocabulary.take_entry(length)
     })
 }
 
@@ -189,15 +246,20 @@ mod tests {
 
     fn as_map(analysed: &AnalysedEntry) -> (BTreeMap<String, [u16; FIELD_COUNT]>, [u32; 7]) {
         let mut map = BTreeMap::new();
-        for (term, tf) in &analysed.0 {
+        for s in 0..SHARDS {
+            for (term, _) in analysed.shard(s) {
+                assert_eq!(usize::from(shard_of(term)), s, "{term} in the wrong shard");
+            }
+        }
+        for (term, tf) in analysed.terms() {
             assert!(map.insert(term.to_string(), *tf).is_none(), "{term} twice");
             assert!(tf.iter().any(|t| *t > 0), "{term} with no count");
         }
-        (map, analysed.1)
+        (map, analysed.length)
     }
 
     #[test]
-    fn counts_per_field_in_order_of_first_occurrence() {
+    fn counts_per_field_grouped_by_shard() {
         let texts = [
             "Sessions",
             "",
@@ -207,11 +269,29 @@ mod tests {
             "",
             "session rotate createSession",
         ];
-        let (terms, length) = analyse(&texts);
-        let names: Vec<&str> = terms.iter().map(|(t, _)| &**t).collect();
-        assert_eq!(names, ["session", "rotat", "createsession", "creat"]);
-        assert_eq!(terms[0].1, [1, 0, 0, 0, 0, 0, 2]);
-        assert_eq!(length, [1, 0, 0, 0, 0, 0, 5]);
+        let analysed = analyse(&texts);
+        let first = |term: &str| {
+            analysed
+                .terms()
+                .iter()
+                .find(|(t, _)| &**t == term)
+                .map(|(_, tf)| *tf)
+        };
+        assert_eq!(first("session"), Some([1, 0, 0, 0, 0, 0, 2]));
+        assert_eq!(first("creat"), Some([0, 0, 0, 0, 0, 0, 1]));
+        assert_eq!(analysed.terms().len(), 4);
+        assert_eq!(analysed.length, [1, 0, 0, 0, 0, 0, 5]);
+        // Within a shard, first occurrence first.
+        let (a, b) = (shard_of("createsession"), shard_of("creat"));
+        if a == b {
+            let group: Vec<&str> = analysed
+                .shard(usize::from(a))
+                .iter()
+                .map(|(t, _)| &**t)
+                .collect();
+            let at = |term| group.iter().position(|t| *t == term);
+            assert!(at("createsession") < at("creat"));
+        }
     }
 
     #[test]

@@ -8,12 +8,12 @@ use rustc_hash::FxHashMap;
 
 use doc_bridge_model::projection::{ProjectedEntry, RetrievalIndexV1};
 use doc_bridge_model::retrieval::Field;
-use doc_bridge_model::timing::{Timer, phase};
+use doc_bridge_model::timing::phase;
 
-use super::analyse::{AnalysedEntry, analyse};
+use super::analyse::{AnalysedEntry, SHARDS, analyse};
 use super::image::{self, Section};
 use super::{Collection, ExactKind, FIELD_COUNT, normalize_name};
-use crate::table::{TableBuilder, write_varint};
+use crate::table::{TableBuilder, TableBytes, write_varint};
 
 /// One term's postings as they are appended, in entry order.
 #[derive(Default)]
@@ -142,118 +142,23 @@ impl Columns {
 impl Collection {
     /// Tokenizes every entry's fields and lays out the image.
     pub fn build(projection: &RetrievalIndexV1) -> Self {
-        let mut postings = Postings::default();
-        let mut totals = [0f64; FIELD_COUNT];
-        let mut exact: FxHashMap<String, Vec<(u32, ExactKind)>> = FxHashMap::default();
-        let by_id: FxHashMap<&str, u32> = projection
-            .entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.id.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
-            .collect();
-        // Tokenizing is the expensive part and independent per entry: do it in parallel, then
-        // merge in entry order so every posting list stays sorted.
-        let memo = crate::token_memo::active();
-        let analysed: Vec<Arc<AnalysedEntry>> = phase("collection: tokenize", || {
-            projection
-                .entries
-                .par_iter()
-                .map(|entry| {
-                    let texts: [&str; FIELD_COUNT] = std::array::from_fn(|f| {
-                        entry
-                            .fields
-                            .get(Field::ALL[f].name())
-                            .map(String::as_str)
-                            .unwrap_or("")
-                    });
-                    match &memo {
-                        Some(memo) => memo.get_or_analyse(&texts, analyse),
-                        None => Arc::new(analyse(&texts)),
-                    }
+        // Tokenizing is the expensive part and independent per entry: in parallel. Then the
+        // postings (merged per shard of terms, each in entry order so every list stays sorted)
+        // and the per-entry columns and names, side by side.
+        let analysed = phase("collection: tokenize", || analyse_entries(projection));
+        let ((postings, totals), (columns, exact)) = rayon::join(
+            || phase("collection: postings", || postings_table(&analysed)),
+            || {
+                phase("collection: columns and names", || {
+                    columns_and_names(projection, &analysed)
                 })
-                .collect()
-        });
-        let mut columns = Columns::default();
-        let merge = Timer::start("collection: merge");
-        for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(&analysed) {
-            let (terms, length) = &**analysed;
-            let index = u32::try_from(index).unwrap_or(u32::MAX);
-            for (f, total) in totals.iter_mut().enumerate() {
-                *total += f64::from(length[f]);
-            }
-            for (term, tf) in terms {
-                postings.list(term).push(index, tf);
-            }
-
-            let mut add = |name: &str, kind: ExactKind| {
-                let key = normalize_name(name);
-                if !key.is_empty() {
-                    let list = exact.entry(key).or_default();
-                    if !list.contains(&(index, kind)) {
-                        list.push((index, kind));
-                    }
-                }
-            };
-            add(&entry.id, ExactKind::Id);
-            for alias in &entry.aliases {
-                add(alias, ExactKind::Id);
-            }
-            if entry.kind != "intent" {
-                add(entry.path.as_str(), ExactKind::Path);
-                if matches!(entry.kind.as_str(), "document" | "module") {
-                    add(entry.path.file_name(), ExactKind::Path);
-                    add(entry.path.file_stem(), ExactKind::Path);
-                    if let Some((without_ext, _)) = entry.path.as_str().rsplit_once('.') {
-                        add(without_ext, ExactKind::Path);
-                    }
-                }
-            }
-            for symbol in &entry.symbols {
-                let kind = if symbol.declared {
-                    ExactKind::Symbol
-                } else {
-                    ExactKind::ReexportedSymbol
-                };
-                add(&symbol.name, kind);
-            }
-
-            let mut neighbours: Vec<u32> = entry
-                .graph
-                .inbound
-                .iter()
-                .chain(&entry.graph.outbound)
-                .filter_map(|edge| by_id.get(edge.entity.as_str()).copied())
-                .filter(|n| *n != index)
-                .collect();
-            neighbours.sort_unstable();
-            neighbours.dedup();
-            columns.push(entry, length, &neighbours);
-        }
-        merge.stop();
-        // Every term's address stayed unique while `postings` keyed by it.
-        drop(analysed);
-        // Postings were appended in entry order, so each list is sorted by entry.
+            },
+        );
         let n = projection.entries.len().max(1) as f64;
         let averages: Vec<u8> = totals
             .iter()
             .flat_map(|total| (total / n).to_bits().to_le_bytes())
             .collect();
-        let mut posting_table = TableBuilder::new();
-        for (term, list) in postings.lists {
-            posting_table.push(term, list.bytes, list.count);
-        }
-        let mut exact_table = TableBuilder::new();
-        for (name, mut list) in exact {
-            list.sort();
-            let mut bytes = Vec::new();
-            for (entry, kind) in &list {
-                write_varint(&mut bytes, u64::from(*entry));
-                bytes.push(*kind as u8);
-            }
-            exact_table.push(name, bytes, u32::try_from(list.len()).unwrap_or(u32::MAX));
-        }
-        let postings = posting_table.build();
-        let exact = exact_table.build();
         let mut sections: [&[u8]; image::SECTIONS] = [&[]; image::SECTIONS];
         for (section, bytes) in [
             (Section::Averages, averages.as_slice()),
@@ -283,4 +188,129 @@ impl Collection {
             average,
         }
     }
+}
+
+/// Every entry's fields tokenized (through the active token memo, if any).
+fn analyse_entries(projection: &RetrievalIndexV1) -> Vec<Arc<AnalysedEntry>> {
+    let memo = crate::token_memo::active();
+    projection
+        .entries
+        .par_iter()
+        .map(|entry| {
+            let texts: [&str; FIELD_COUNT] = std::array::from_fn(|f| {
+                entry
+                    .fields
+                    .get(Field::ALL[f].name())
+                    .map(String::as_str)
+                    .unwrap_or("")
+            });
+            match &memo {
+                Some(memo) => memo.get_or_analyse(&texts, analyse),
+                None => Arc::new(analyse(&texts)),
+            }
+        })
+        .collect()
+}
+
+/// The posting table and the total tokens per field. Each shard of terms is merged on its own
+/// (terms never cross shards), entries in order.
+fn postings_table(analysed: &[Arc<AnalysedEntry>]) -> (TableBytes, [f64; FIELD_COUNT]) {
+    let shards: Vec<Vec<(Arc<str>, PostingList)>> = (0..SHARDS)
+        .into_par_iter()
+        .map(|shard| {
+            let mut postings = Postings::default();
+            for (index, entry) in analysed.iter().enumerate() {
+                let index = u32::try_from(index).unwrap_or(u32::MAX);
+                for (term, tf) in entry.shard(shard) {
+                    postings.list(term).push(index, tf);
+                }
+            }
+            // Every term's address stayed unique while `postings` keyed by it: `analysed` is
+            // borrowed throughout.
+            postings.lists
+        })
+        .collect();
+    let mut totals = [0f64; FIELD_COUNT];
+    for entry in analysed {
+        for (total, length) in totals.iter_mut().zip(entry.length) {
+            *total += f64::from(length);
+        }
+    }
+    let mut table = TableBuilder::new();
+    for (term, list) in shards.into_iter().flatten() {
+        table.push(term, list.bytes, list.count);
+    }
+    (table.build(), totals)
+}
+
+/// The per-entry columns and the exact-name table.
+fn columns_and_names(
+    projection: &RetrievalIndexV1,
+    analysed: &[Arc<AnalysedEntry>],
+) -> (Columns, TableBytes) {
+    let by_id: FxHashMap<&str, u32> = projection
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
+        .collect();
+    let mut columns = Columns::default();
+    let mut exact: FxHashMap<String, Vec<(u32, ExactKind)>> = FxHashMap::default();
+    for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(analysed) {
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        let mut add = |name: &str, kind: ExactKind| {
+            let key = normalize_name(name);
+            if !key.is_empty() {
+                let list = exact.entry(key).or_default();
+                if !list.contains(&(index, kind)) {
+                    list.push((index, kind));
+                }
+            }
+        };
+        add(&entry.id, ExactKind::Id);
+        for alias in &entry.aliases {
+            add(alias, ExactKind::Id);
+        }
+        if entry.kind != "intent" {
+            add(entry.path.as_str(), ExactKind::Path);
+            if matches!(entry.kind.as_str(), "document" | "module") {
+                add(entry.path.file_name(), ExactKind::Path);
+                add(entry.path.file_stem(), ExactKind::Path);
+                if let Some((without_ext, _)) = entry.path.as_str().rsplit_once('.') {
+                    add(without_ext, ExactKind::Path);
+                }
+            }
+        }
+        for symbol in &entry.symbols {
+            let kind = if symbol.declared {
+                ExactKind::Symbol
+            } else {
+                ExactKind::ReexportedSymbol
+            };
+            add(&symbol.name, kind);
+        }
+
+        let mut neighbours: Vec<u32> = entry
+            .graph
+            .inbound
+            .iter()
+            .chain(&entry.graph.outbound)
+            .filter_map(|edge| by_id.get(edge.entity.as_str()).copied())
+            .filter(|n| *n != index)
+            .collect();
+        neighbours.sort_unstable();
+        neighbours.dedup();
+        columns.push(entry, &analysed.length, &neighbours);
+    }
+    let mut table = TableBuilder::new();
+    for (name, mut list) in exact {
+        list.sort();
+        let mut bytes = Vec::new();
+        for (entry, kind) in &list {
+            write_varint(&mut bytes, u64::from(*entry));
+            bytes.push(*kind as u8);
+        }
+        table.push(name, bytes, u32::try_from(list.len()).unwrap_or(u32::MAX));
+    }
+    (columns, table.build())
 }
