@@ -35,7 +35,27 @@ const MAX_OBJECT_DEPTH: usize = 1;
 /// Arrays at depths from 1 up to this one are memoized per element.
 const MAX_ARRAY_DEPTH: usize = 2;
 
-/// One element's encodings.
+/// Elements per piece when a single-use memo encodes an array ahead of its seal.
+const CHUNK_ELEMENTS: usize = 256;
+/// Bytes per piece when a single-use memo encodes an array as the seal meets it.
+const CHUNK_BYTES: usize = 1 << 16;
+
+/// Pieces of a single-use memo: several elements' canonical JSON joined by `,`. Canonical JSON
+/// of an array is its pieces joined by `,` whether a piece holds one element or many, and
+/// indenting a piece lays its commas out as the array's element separators, so both forms of
+/// the array come out the same as from one piece per element, without a piece each.
+struct Chunked;
+
+impl Chunked {
+    fn append<T: ?Sized + Serialize>(piece: &mut Vec<u8>, element: &T) -> JsonResult<()> {
+        if !piece.is_empty() {
+            piece.push(b',');
+        }
+        crate::sorted_json::append_canonical(element, piece).map_err(ser::Error::custom)
+    }
+}
+
+/// One element's encodings (or, in a single-use memo, several elements', see [`Chunked`]).
 struct Encoded {
     /// RFC 8785 canonical JSON.
     canonical: Vec<u8>,
@@ -288,10 +308,21 @@ pub trait Prekey: Sync {
 impl<T: Serialize + Sync> Prekey for Vec<T> {
     fn prekey(&self, memo: &EncodingMemo, table: &mut PrekeyTable) {
         use rayon::prelude::*;
-        let encoded: Result<Vec<Arc<Encoded>>, _> = self
-            .par_iter()
-            .map(|element| memo.encode(element))
-            .collect();
+        let encoded: Result<Vec<Arc<Encoded>>, _> = if memo.single_use {
+            self.par_chunks(CHUNK_ELEMENTS)
+                .map(|chunk| {
+                    let mut piece = Vec::new();
+                    for element in chunk {
+                        Chunked::append(&mut piece, element)?;
+                    }
+                    Ok(Arc::new(Encoded::new(piece)))
+                })
+                .collect()
+        } else {
+            self.par_iter()
+                .map(|element| memo.encode(element))
+                .collect()
+        };
         // An element that cannot be encoded is left to the seal, which reports it.
         if let Ok(encoded) = encoded {
             let address = std::ptr::from_ref(self) as usize;
@@ -702,7 +733,9 @@ impl<'a> Serializer for NodeSerializer<'a> {
             .map(Node::Leaf)
     }
     fn serialize_seq(self, len: Option<usize>) -> JsonResult<SeqNode<'a>> {
-        if (1..=MAX_ARRAY_DEPTH).contains(&self.depth) {
+        if (1..=MAX_ARRAY_DEPTH).contains(&self.depth) && self.memo.single_use {
+            Ok(SeqNode::Chunks(Vec::new(), Vec::new()))
+        } else if (1..=MAX_ARRAY_DEPTH).contains(&self.depth) {
             Ok(SeqNode::Memo(
                 self.memo,
                 Vec::with_capacity(len.unwrap_or(0)),
@@ -763,6 +796,8 @@ impl<'a> Serializer for NodeSerializer<'a> {
 /// An array: memoized elements near the top, a plain value below.
 enum SeqNode<'a> {
     Memo(&'a EncodingMemo, Vec<Arc<Encoded>>),
+    /// A single-use memo's pieces so far, and the piece being filled.
+    Chunks(Vec<Arc<Encoded>>, Vec<u8>),
     Plain(<ValueSer as Serializer>::SerializeSeq),
 }
 
@@ -775,12 +810,25 @@ impl ser::SerializeSeq for SeqNode<'_> {
                 items.push(memo.encode(value)?);
                 Ok(())
             }
+            SeqNode::Chunks(items, piece) => {
+                Chunked::append(piece, value)?;
+                if piece.len() >= CHUNK_BYTES {
+                    items.push(Arc::new(Encoded::new(std::mem::take(piece))));
+                }
+                Ok(())
+            }
             SeqNode::Plain(seq) => seq.serialize_element(value),
         }
     }
     fn end(self) -> JsonResult<Node> {
         match self {
             SeqNode::Memo(_, items) => Ok(Node::Array(items)),
+            SeqNode::Chunks(mut items, piece) => {
+                if !piece.is_empty() {
+                    items.push(Arc::new(Encoded::new(piece)));
+                }
+                Ok(Node::Array(items))
+            }
             SeqNode::Plain(seq) => seq.end().map(Node::Leaf),
         }
     }
@@ -1219,6 +1267,42 @@ mod tests {
             semantic_hash_large_prekeyed(&value, &excluded, &[&value.items]).unwrap(),
             plain
         );
+    }
+
+    #[test]
+    fn a_single_use_memo_seals_and_writes_in_pieces_exactly_as_the_plain_path() {
+        use crate::artifact::to_artifact_bytes_sealed;
+        use crate::hash::semantic_hash_large_prekeyed;
+        // Enough elements for several pieces ahead of the seal (`CHUNK_ELEMENTS`), and nested
+        // entries long enough for several pieces as the seal meets them (`CHUNK_BYTES`).
+        let long = "x".repeat(CHUNK_BYTES / 3);
+        for n in [0, 1, CHUNK_ELEMENTS, 2 * CHUNK_ELEMENTS + 7] {
+            let mut value = sample(n);
+            value.nested.entries = (0..7).map(|i| json!({"i": i, "long": long})).collect();
+            let excluded = ["generatedAt"];
+            let memo = EncodingMemo::single_use();
+            let (inner_hash, hash, bytes) = with_memo(&memo, || {
+                let inner = semantic_hash_large(&value.nested, &["contentHash"]).unwrap();
+                value.nested.content_hash = inner.as_str().to_owned();
+                let hash =
+                    semantic_hash_large_prekeyed(&value, &excluded, &[&value.items]).unwrap();
+                let bytes = to_artifact_bytes_sealed(&value, &hash).unwrap();
+                (inner, hash, bytes)
+            });
+            assert_eq!(
+                inner_hash,
+                semantic_hash(&value.nested, &["contentHash"]).unwrap()
+            );
+            assert_eq!(hash, semantic_hash(&value, &excluded).unwrap(), "{n}");
+            assert_eq!(
+                String::from_utf8(bytes).unwrap(),
+                String::from_utf8(to_artifact_bytes(&value).unwrap()).unwrap(),
+                "{n}"
+            );
+            // Nothing is remembered for a next run.
+            assert_eq!(memo.sweep(), (0, 0));
+            assert!(memo.lock().entries.is_empty());
+        }
     }
 
     #[test]

@@ -62,6 +62,19 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T, style: Style) -> Result<Vec<u8>,
     })
 }
 
+/// Appends the canonical JSON of `value` to `out` (many small values into one buffer, without a
+/// buffer each).
+pub fn append_canonical<T: ?Sized + Serialize>(
+    value: &T,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    let mut writer = Writer::new(&[]);
+    writer.out = std::mem::take(out);
+    let result = value.serialize(&mut writer);
+    *out = writer.out;
+    result
+}
+
 /// Appends `canonical` (compact JSON as [`Style::Canonical`] writes it) laid out as serde_json's
 /// pretty printer lays a value out at nesting level `depth`: a newline and two spaces per level
 /// after `{`, `[` and `,`, and before `}` and `]`; `": "` after keys; `{}` and `[]` when empty.
@@ -199,7 +212,7 @@ struct Writer<'x> {
 impl<'x> Writer<'x> {
     fn new(excluded: &'x [&'x str]) -> Self {
         Self {
-            out: Vec::with_capacity(4096),
+            out: Vec::new(),
             depth: 0,
             entries: Vec::new(),
             key_arena: String::new(),
