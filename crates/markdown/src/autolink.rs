@@ -16,6 +16,26 @@ const PREFIXES: [&str; 3] = ["https://", "http://", "www."];
 
 /// All raw URLs of `text`, in order. Linear in the length of `text`.
 pub(crate) fn find_raw_urls(text: &str) -> Vec<RawUrl> {
+    if !may_hold_url(text.as_bytes()) {
+        return Vec::new();
+    }
+    scan_raw_urls(text)
+}
+
+/// Whether `bytes` may hold a raw URL at all: every one has `://` (`https://`, `http://`) or
+/// `www.` (in any case). One vectorized pass rules most text out, where the scan would stop at
+/// every `h` and `w` that starts a word.
+fn may_hold_url(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"://").is_some()
+        || memchr::memchr_iter(b'.', bytes).any(|dot| {
+            dot.checked_sub(3)
+                .and_then(|start| bytes.get(start..dot))
+                .is_some_and(|www| www.eq_ignore_ascii_case(b"www"))
+        })
+}
+
+/// [`find_raw_urls`] without the quick check.
+fn scan_raw_urls(text: &str) -> Vec<RawUrl> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
@@ -130,6 +150,16 @@ mod tests {
     fn ignores_urls_inside_words_and_bare_prefixes() {
         assert!(targets("xhttps://example.com").is_empty());
         assert!(targets("https:// and www.").is_empty());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_quick_check_never_hides_a_url(
+            text in "(https?|www|WwW|://|[.]|[ (]|x|h|w|/a|é){0,24}"
+        ) {
+            let scanned: Vec<String> = scan_raw_urls(&text).into_iter().map(|u| u.target).collect();
+            proptest::prop_assert_eq!(targets(&text), scanned);
+        }
     }
 
     #[test]
