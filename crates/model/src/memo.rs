@@ -563,6 +563,13 @@ impl<'w> PrettyOut<'w> {
         Ok(())
     }
 
+    /// Writes what is buffered, then `piece` (already indented) straight to the sink.
+    fn piece(&mut self, piece: &[u8]) -> Result<(), String> {
+        self.sink.write_all(&self.buf).map_err(|e| e.to_string())?;
+        self.buf.clear();
+        self.sink.write_all(piece).map_err(|e| e.to_string())
+    }
+
     fn finish(mut self) -> Result<(), String> {
         self.buf.push(b'\n');
         self.sink.write_all(&self.buf).map_err(|e| e.to_string())
@@ -577,6 +584,31 @@ fn write_pretty(node: &Node, depth: usize, out: &mut PrettyOut<'_>) -> Result<()
             crate::sorted_json::indent(&bytes, depth, &mut out.buf);
         }
         Node::Array(items) if items.is_empty() => out.bytes(b"[]"),
+        Node::Array(items) if !out.cached => {
+            // A single-use memo's pieces hold many elements each: indented on all cores, a
+            // window at a time (bounded memory), and written in order.
+            use rayon::prelude::*;
+            const WINDOW: usize = 16;
+            out.bytes(b"[");
+            for (w, window) in items.chunks(WINDOW).enumerate() {
+                let pieces: Vec<Vec<u8>> = window
+                    .par_iter()
+                    .map(|item| {
+                        let mut piece = Vec::with_capacity(item.canonical.len() * 5 / 4);
+                        crate::sorted_json::indent(&item.canonical, depth + 1, &mut piece);
+                        piece
+                    })
+                    .collect();
+                for (i, piece) in pieces.iter().enumerate() {
+                    out.bytes(if w == 0 && i == 0 { b"\n" } else { b",\n" });
+                    out.indent(depth + 1);
+                    out.piece(piece)?;
+                }
+            }
+            out.bytes(b"\n");
+            out.indent(depth);
+            out.bytes(b"]");
+        }
         Node::Array(items) => {
             out.bytes(b"[");
             for (i, item) in items.iter().enumerate() {
@@ -1276,7 +1308,14 @@ mod tests {
         // Enough elements for several pieces ahead of the seal (`CHUNK_ELEMENTS`), and nested
         // entries long enough for several pieces as the seal meets them (`CHUNK_BYTES`).
         let long = "x".repeat(CHUNK_BYTES / 3);
-        for n in [0, 1, CHUNK_ELEMENTS, 2 * CHUNK_ELEMENTS + 7] {
+        // 17 pieces: more than one window of pieces indented together when written.
+        for n in [
+            0,
+            1,
+            CHUNK_ELEMENTS,
+            2 * CHUNK_ELEMENTS + 7,
+            17 * CHUNK_ELEMENTS,
+        ] {
             let mut value = sample(n);
             value.nested.entries = (0..7).map(|i| json!({"i": i, "long": long})).collect();
             let excluded = ["generatedAt"];

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rayon::slice::ParallelSliceMut;
 use rustc_hash::FxHashMap;
 
 use doc_bridge_model::config::Config;
@@ -411,7 +412,8 @@ fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [P
         .enumerate()
         .map(|(i, e)| (e.id.clone(), i))
         .collect();
-    let mut edges: Vec<(usize, usize, String, &str)> = Vec::new();
+    // Kinds and confidences borrowed: no string is made per relation until an entry keeps it.
+    let mut edges: Vec<(usize, usize, &str, &str)> = Vec::with_capacity(snapshot.relations.len());
     for relation in &snapshot.relations {
         if let (Some(&from), Some(&to)) = (
             index.get(relation.from.as_str()),
@@ -421,40 +423,42 @@ fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [P
                 doc_bridge_model::snapshot::Provenance::Observed => "observed",
                 doc_bridge_model::snapshot::Provenance::Declared => "declared",
             };
-            edges.push((from, to, relation.kind.as_str().to_owned(), confidence));
+            edges.push((from, to, relation.kind.as_str(), confidence));
         }
     }
     for (from, to, kind) in &overlay.edges {
         if let (Some(&from), Some(&to)) = (index.get(from.as_str()), index.get(to.as_str())) {
-            edges.push((from, to, kind.clone(), "proposed"));
+            edges.push((from, to, kind.as_str(), "proposed"));
         }
     }
-    edges.sort();
+    // A total order over the whole tuple: equal tuples are identical, so an unstable sort gives
+    // the same sequence as a stable one.
+    edges.par_sort_unstable();
     edges.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1 && a.2 == b.2);
 
-    for (from, to, kind, confidence) in &edges {
-        let from_id = EntityId::from_raw(entries[*from].id.clone());
-        let to_id = EntityId::from_raw(entries[*to].id.clone());
-        match kind.as_str() {
-            "links-to" => entries[*to].graph.inbound_links += 1,
-            "covers" => entries[*to].graph.covered_by.push(from_id.clone()),
-            "mentions" => entries[*to].graph.mentioned_by.push(from_id.clone()),
-            "contains" if entries[*from].kind == "area" => {
-                entries[*to].graph.area_id = Some(from_id.clone())
+    let id_of = |entries: &[ProjectedEntry], at: usize| EntityId::from_raw(entries[at].id.clone());
+    for &(from, to, kind, confidence) in &edges {
+        match kind {
+            "links-to" => entries[to].graph.inbound_links += 1,
+            "covers" => entries[to].graph.covered_by.push(id_of(entries, from)),
+            "mentions" => entries[to].graph.mentioned_by.push(id_of(entries, from)),
+            "contains" if entries[from].kind == "area" => {
+                entries[to].graph.area_id = Some(id_of(entries, from))
             }
             _ => {}
         }
         let proximity = PROXIMITY_KINDS.iter().any(|k| k.as_str() == kind);
         if proximity {
-            entries[*from].graph.outbound.push(Edge {
-                kind: kind.clone(),
-                entity: to_id.clone(),
-                confidence: (*confidence).to_owned(),
+            let (from_id, to_id) = (id_of(entries, from), id_of(entries, to));
+            entries[from].graph.outbound.push(Edge {
+                kind: kind.to_owned(),
+                entity: to_id,
+                confidence: confidence.to_owned(),
             });
-            entries[*to].graph.inbound.push(Edge {
-                kind: kind.clone(),
+            entries[to].graph.inbound.push(Edge {
+                kind: kind.to_owned(),
                 entity: from_id,
-                confidence: (*confidence).to_owned(),
+                confidence: confidence.to_owned(),
             });
         }
     }
@@ -491,7 +495,7 @@ fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [P
 
     let rank_edges: Vec<(usize, usize)> = edges
         .iter()
-        .filter(|(_, _, kind, _)| kind == "links-to" || kind == "covers")
+        .filter(|(_, _, kind, _)| *kind == "links-to" || *kind == "covers")
         .map(|(from, to, _, _)| (*from, *to))
         .collect();
     let ranks = pagerank(entries.len(), &rank_edges);
