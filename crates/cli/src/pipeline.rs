@@ -309,7 +309,11 @@ pub fn write_search_cache(
         retrieval: index.retrieval.clone(),
         collection,
     };
-    let _ = write_atomic(&repo.artifact(SEARCH_CACHE_FILE), &cache.to_bytes());
+    // Checksummed and verified on every read: no need to wait for the disk.
+    let _ = doc_bridge_model::artifact::write_cache_atomic(
+        &repo.artifact(SEARCH_CACHE_FILE),
+        &cache.to_bytes(),
+    );
     Some(cache.collection)
 }
 

@@ -55,6 +55,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
     Ok(())
 }
 
+/// [`write_atomic`] without waiting for the disk: for a derived cache that carries its own
+/// checksum and is verified on every read (the search cache). Readers still see the old file or
+/// the new one whole; after a power loss the file may be lost or torn, which its reader rejects
+/// (and the next `index` writes it again), so waiting for the disk would buy nothing but time.
+pub fn write_cache_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
+    let io = |source| ArtifactError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut tmp = temp_file_beside(path).map_err(io)?;
+    tmp.write_all(bytes).map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
 /// Writes `bytes` to `path` atomically unless the file already holds exactly them (an unchanged
 /// artifact keeps its file, so watchers and `make`-style tools see no change). Returns whether it
 /// wrote.
@@ -282,6 +297,8 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        write_cache_atomic(&path, b"three").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"three");
         let names: Vec<_> = std::fs::read_dir(dir.path().join("nested"))
             .unwrap()
             .collect();
