@@ -146,6 +146,13 @@ impl EncodingMemo {
         counts
     }
 
+    /// Forgets the last seal of `T` (and the pieces only it held): once that artifact is
+    /// written, a single-use memo has no more use for them.
+    pub fn forget_seal<T: ?Sized>(&self) {
+        let mut sealed = self.sealed.lock().unwrap_or_else(|p| p.into_inner());
+        sealed.retain(|kept| kept.type_name != std::any::type_name::<T>());
+    }
+
     fn remember_seal(&self, split: SealedSplit) {
         let mut sealed = self.sealed.lock().unwrap_or_else(|p| p.into_inner());
         sealed.retain(|kept| kept.type_name != split.type_name);

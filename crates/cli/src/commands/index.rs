@@ -42,7 +42,7 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
     // while the index is written.
     let ((index, collection), wrote_snapshot) = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
-            with_memo(memo, || {
+            let wrote = with_memo(memo, || {
                 phase("write snapshot", || {
                     pipeline::write_sealed_if_changed(
                         &repo.artifact(SNAPSHOT_FILE),
@@ -50,7 +50,10 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
                         &snapshot.content_hash,
                     )
                 })
-            })
+            });
+            // Its pieces (the whole snapshot, encoded) are free for the index build to reuse.
+            memo.forget_seal::<doc_bridge_model::snapshot::Snapshot>();
+            wrote
         });
         let built = pipeline::index(repo, &snapshot);
         (built, pipeline::snapshot_written(writer.join()))
