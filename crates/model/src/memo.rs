@@ -1345,9 +1345,14 @@ mod tests {
                 String::from_utf8(to_artifact_bytes(&value).unwrap()).unwrap(),
                 "{n}"
             );
-            // Nothing is remembered for a next run.
+            // Nothing is remembered for a next run, and a written artifact's seal can go.
             assert_eq!(memo.sweep(), (0, 0));
             assert!(memo.lock().entries.is_empty());
+            let name = std::any::type_name::<Top>();
+            assert!(memo.sealed_split_of_type(name).is_some());
+            memo.forget_seal::<Top>();
+            assert!(memo.sealed_split_of_type(name).is_none());
+            assert!(memo.sealed_split_of_type(std::any::type_name::<Inner>()).is_some());
         }
     }
 
