@@ -1352,7 +1352,10 @@ mod tests {
             assert!(memo.sealed_split_of_type(name).is_some());
             memo.forget_seal::<Top>();
             assert!(memo.sealed_split_of_type(name).is_none());
-            assert!(memo.sealed_split_of_type(std::any::type_name::<Inner>()).is_some());
+            assert!(
+                memo.sealed_split_of_type(std::any::type_name::<Inner>())
+                    .is_some()
+            );
         }
     }
 
