@@ -71,13 +71,14 @@ thread_local! {
 /// A thread's words and tokens, and the counts of the entry being analysed.
 #[derive(Default)]
 struct Vocabulary {
-    /// Word as written, up to 16 bytes, as a number (see [`short_key`]) → its tokens, as
-    /// `start..start + len` of `expansions`. Most words are short, and a number hashes and
-    /// compares in a few instructions.
-    short_words: FxHashMap<u128, (u32, u32)>,
+    /// Word as written, up to 16 bytes, as two numbers (see [`short_key`]) → its tokens. Most
+    /// words are short, and numbers hash and compare in a few instructions; the table is as
+    /// small as it can be, since it is bigger than a core's cache and its misses are what
+    /// tokenizing mostly waits for.
+    short_words: FxHashMap<[u64; 2], Expansion>,
     /// Longer words as written → their tokens.
-    words: FxHashMap<Box<str>, (u32, u32)>,
-    /// Token ids of every remembered word, back to back.
+    words: FxHashMap<Box<str>, Expansion>,
+    /// The tokens after the first of words with more than one: a count, then the ids.
     expansions: Vec<u32>,
     /// Token id → text.
     terms: Vec<Arc<str>>,
@@ -89,6 +90,8 @@ struct Vocabulary {
     counts: Vec<[u16; FIELD_COUNT]>,
     /// Ids with nonzero counts, in order of first occurrence.
     touched: Vec<u32>,
+    /// The same ids grouped by shard (a buffer kept between entries).
+    grouped: Vec<u32>,
 }
 
 impl Vocabulary {
@@ -141,48 +144,83 @@ impl Vocabulary {
             Some(key) => self.short_words.get(&key),
             None => self.words.get(word),
         };
-        let (start, len) = match known {
-            Some(range) => *range,
+        let expansion = match known {
+            Some(expansion) => *expansion,
             None => {
-                let start = self.expansions.len();
-                lexicon::expand(segment, &mut |token| {
-                    let id = self.id(token);
-                    self.expansions.push(id);
-                });
-                let range = (
-                    u32::try_from(start).unwrap_or(u32::MAX),
-                    u32::try_from(self.expansions.len() - start).unwrap_or(0),
-                );
+                let mut ids: Vec<u32> = Vec::new();
+                lexicon::expand(segment, &mut |token| ids.push(self.id(token)));
+                let expansion = self.expansion(&ids);
                 match short {
-                    Some(key) => self.short_words.insert(key, range),
-                    None => self.words.insert(word.into(), range),
+                    Some(key) => self.short_words.insert(key, expansion),
+                    None => self.words.insert(word.into(), expansion),
                 };
-                range
+                expansion
             }
         };
-        for i in start..start.saturating_add(len) {
-            if let Some(id) = self.expansions.get(i as usize).copied() {
+        if expansion.first == Expansion::NONE {
+            return 0;
+        }
+        self.count(expansion.first, field);
+        if expansion.rest == Expansion::NONE {
+            return 1;
+        }
+        let rest = expansion.rest as usize;
+        let len = self.expansions.get(rest).copied().unwrap_or(0);
+        for i in 1..=len as usize {
+            if let Some(id) = self.expansions.get(rest + i).copied() {
                 self.count(id, field);
             }
         }
-        len
+        1 + len
+    }
+
+    /// Records a word's tokens: the first inline, the rest (if any) in `expansions`.
+    fn expansion(&mut self, ids: &[u32]) -> Expansion {
+        let Some((&first, rest)) = ids.split_first() else {
+            return Expansion::EMPTY;
+        };
+        if rest.is_empty() {
+            return Expansion {
+                first,
+                rest: Expansion::NONE,
+            };
+        }
+        let at = u32::try_from(self.expansions.len()).unwrap_or(Expansion::NONE);
+        self.expansions.push(u32::try_from(rest.len()).unwrap_or(0));
+        self.expansions.extend_from_slice(rest);
+        Expansion { first, rest: at }
     }
 
     /// The entry, leaving every count at zero again.
     fn take_entry(&mut self, length: [u32; FIELD_COUNT]) -> AnalysedEntry {
-        let shard = |id: &u32| self.shards.get(*id as usize).copied().unwrap_or(0);
-        // Stable: first occurrence order within a shard.
-        let mut touched = std::mem::take(&mut self.touched);
-        touched.sort_by_key(shard);
+        let shard = |id: u32| usize::from(self.shards.get(id as usize).copied().unwrap_or(0));
+        // Grouped by shard with a counting sort, first occurrence order kept within a shard.
         let mut shard_ends = [0u32; SHARDS];
-        for id in &touched {
-            if let Some(end) = shard_ends.get_mut(usize::from(shard(id))) {
+        for id in &self.touched {
+            if let Some(end) = shard_ends.get_mut(shard(*id)) {
                 *end += 1;
             }
+        }
+        // Counts → where each shard starts (`next`) and ends (`shard_ends`).
+        let mut next = [0u32; SHARDS];
+        for s in 1..SHARDS {
+            next[s] = next[s - 1] + shard_ends[s - 1];
         }
         for s in 1..SHARDS {
             shard_ends[s] += shard_ends[s - 1];
         }
+        let mut touched = std::mem::take(&mut self.grouped);
+        touched.clear();
+        touched.resize(self.touched.len(), 0);
+        for id in &self.touched {
+            if let Some(at) = next.get_mut(shard(*id)) {
+                if let Some(slot) = touched.get_mut(*at as usize) {
+                    *slot = *id;
+                }
+                *at += 1;
+            }
+        }
+        self.touched.clear();
         let mut terms = Vec::with_capacity(touched.len());
         for id in touched.drain(..) {
             let index = id as usize;
@@ -190,7 +228,7 @@ impl Vocabulary {
                 terms.push((Arc::clone(text), std::mem::take(tf)));
             }
         }
-        self.touched = touched;
+        self.grouped = touched;
         AnalysedEntry {
             terms,
             shard_ends,
@@ -199,13 +237,31 @@ impl Vocabulary {
     }
 }
 
-/// A word of up to 16 bytes as a number: its bytes, zero-padded. Distinct words give distinct
+/// A remembered word's tokens: none, one (most words: no second lookup), or more (the rest in
+/// [`Vocabulary::expansions`]).
+#[derive(Debug, Clone, Copy)]
+struct Expansion {
+    /// The first token's id, or [`Expansion::NONE`] when the word has no tokens (a stopword).
+    first: u32,
+    /// Where the rest are in `expansions` (a count, then the ids), or [`Expansion::NONE`].
+    rest: u32,
+}
+
+impl Expansion {
+    const NONE: u32 = u32::MAX;
+    const EMPTY: Expansion = Expansion {
+        first: Expansion::NONE,
+        rest: Expansion::NONE,
+    };
+}
+
+/// A word of up to 16 bytes as two numbers: its bytes, zero-padded. Distinct words give distinct
 /// numbers because a word never holds a zero byte (NUL is not a word character).
 ///
 /// Read as (at most) two overlapping loads rather than copied into a buffer first: a copy of a
 /// few bytes followed by a wide load of them stalls the load (no store forwarding), and this is
 /// once per token.
-fn short_key(word: &str) -> Option<u128> {
+fn short_key(word: &str) -> Option<[u64; 2]> {
     let b = word.as_bytes();
     let n = b.len();
     let u32_at = |at: usize| {
@@ -235,7 +291,7 @@ fn short_key(word: &str) -> Option<u128> {
         9..=16 => (u64_at(0)?, u64_at(n - 8)? >> (8 * (16 - n))),
         _ => return None,
     };
-    Some(u128::from(high) << 64 | u128::from(low))
+    Some([low, high])
 }
 
 /// Tokenizes one entry's fields (in `Field::ALL` order): a pure function of the texts.
@@ -325,11 +381,12 @@ mod tests {
     }
 
     /// The definition: the bytes, zero-padded to 16.
-    fn padded(word: &str) -> Option<u128> {
+    fn padded(word: &str) -> Option<[u64; 2]> {
         let bytes = word.as_bytes();
         let mut buffer = [0u8; 16];
         buffer.get_mut(..bytes.len())?.copy_from_slice(bytes);
-        Some(u128::from_le_bytes(buffer))
+        let number = u128::from_le_bytes(buffer);
+        Some([number as u64, (number >> 64) as u64])
     }
 
     proptest! {
