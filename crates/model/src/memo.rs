@@ -1,17 +1,20 @@
-//! An encoding memo for long-running processes (`index --watch`): the canonical JSON and the
-//! artifact JSON of every element of an artifact's large arrays, keyed by the element's content,
-//! so a refresh after a one-file edit does not canonicalize and pretty-print ten thousand
-//! unchanged entities again.
+//! An encoding memo: the canonical JSON of the elements of an artifact's large arrays, in
+//! pieces, from which the seals hash and the writes lay out the artifact.
 //!
-//! The memo changes speed only, never bytes: an element's key is its type name and a
-//! self-delimiting encoding of its serde data (`memo_key.rs`), compared in full on every lookup
-//! (XXH3 only places it in the table), so two different values never share an entry; and on a
-//! miss
-//! the element is encoded exactly as [`crate::hash::semantic_hash`] and
-//! [`crate::artifact::to_artifact_bytes`] encode it inside the whole artifact. Whole-artifact
-//! output is then assembled from the pieces: canonical JSON is compositional (an array is `[`,
-//! its elements' canonical forms joined by `,`, `]`), and so is pretty JSON once each piece is
-//! re-indented to its depth (JSON strings never contain a raw newline).
+//! - Long-running (`index --watch`, [`EncodingMemo::new`]): pieces are one element each, keyed
+//!   by the element's content and kept between refreshes, so a refresh after a one-file edit
+//!   does not encode ten thousand unchanged entities again. An element's key is its type name and
+//!   a self-delimiting encoding of its serde data (`memo_key.rs`), compared in full on every
+//!   lookup (XXH3 only places it in the table), so two different values never share an entry.
+//! - Single-use (a cold `index`, [`EncodingMemo::single_use`]): no keys and nothing kept; pieces
+//!   hold many elements each, encoded on all cores ahead of a seal.
+//!
+//! The memo changes speed only, never bytes: a piece is encoded exactly as
+//! [`crate::hash::semantic_hash`] encodes it inside the whole value. Whole-artifact output is
+//! assembled from the pieces because canonical JSON is compositional (an array is `[`, its
+//! elements' canonical forms joined by `,`, `]`, whether a piece holds one element or many), and
+//! an artifact on disk is its canonical JSON indented ([`crate::sorted_json::indent`]), which
+//! can be done piece by piece at the piece's depth.
 //!
 //! The memo is installed for a scope with [`with_memo`] (a thread-local, so no signature on the
 //! way down changes); without it everything takes the ordinary path.
