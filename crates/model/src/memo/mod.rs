@@ -316,7 +316,7 @@ pub(crate) fn semantic_hash<T: ?Sized + Serialize>(
 }
 
 /// A large array of an artifact that can be keyed ahead of the artifact's seal, on all cores
-/// (see [`semantic_hash_prekeyed`]).
+/// (see [`crate::hash::semantic_hash_large_prekeyed`]).
 pub trait Prekey: Sync {
     /// Keys (and on a miss encodes) every element through `memo`, recording the array's address
     /// and type with its elements' encodings in `table`.
@@ -352,7 +352,7 @@ impl<T: Serialize + Sync> Prekey for Vec<T> {
 }
 
 /// Arrays keyed ahead of a seal, by the address and type of the array: valid only while the
-/// sealed value is borrowed, which [`semantic_hash_prekeyed`] guarantees by dropping the table
+/// sealed value is borrowed, which `semantic_hash_prekeyed` guarantees by dropping the table
 /// before the borrow ends. Two live values of one type (a `Vec` is never zero-sized) never
 /// share an address, so a hit is the very array that was keyed, unchanged.
 #[derive(Default)]
