@@ -44,15 +44,7 @@ pub const TEMP_PREFIX: &str = ".doc-bridge-tmp-";
 /// synced, then renamed over the target. Creates parent directories. Readers never observe a
 /// torn file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
-    let io = |source| ArtifactError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut tmp = temp_file_beside(path).map_err(io)?;
-    tmp.write_all(bytes).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    replace(path, bytes, true)
 }
 
 /// [`write_atomic`] without waiting for the disk: for a derived cache that carries its own
@@ -60,12 +52,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
 /// the new one whole; after a power loss the file may be lost or torn, which its reader rejects
 /// (and the next `index` writes it again), so waiting for the disk would buy nothing but time.
 pub fn write_cache_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError> {
+    replace(path, bytes, false)
+}
+
+/// A temporary file beside `path` holding `bytes` (synced when `sync`), renamed over `path`.
+fn replace(path: &Path, bytes: &[u8], sync: bool) -> Result<(), ArtifactError> {
     let io = |source| ArtifactError::Io {
         path: path.to_path_buf(),
         source,
     };
     let mut tmp = temp_file_beside(path).map_err(io)?;
     tmp.write_all(bytes).map_err(io)?;
+    if sync {
+        tmp.as_file().sync_all().map_err(io)?;
+    }
     tmp.persist(path).map_err(|e| io(e.error))?;
     Ok(())
 }
@@ -74,11 +74,14 @@ pub fn write_cache_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArtifactError
 /// artifact keeps its file, so watchers and `make`-style tools see no change). Returns whether it
 /// wrote.
 pub fn write_bytes_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ArtifactError> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(false);
+    let mut sink = ChangeWriter::new(path);
+    match sink.write_all(bytes) {
+        Ok(()) => sink.finish(),
+        Err(source) => Err(sink.io_error().unwrap_or(ArtifactError::Io {
+            path: path.to_path_buf(),
+            source,
+        })),
     }
-    write_atomic(path, bytes)?;
-    Ok(true)
 }
 
 /// [`write_bytes_if_changed`] for an artifact sealed to `hash` (its `contentHash`). Inside
@@ -90,11 +93,17 @@ pub fn write_sealed_if_changed<T: Serialize>(
     value: &T,
     hash: &crate::ContentHash,
 ) -> Result<bool, ArtifactError> {
-    let mut sink = ChangeWriter::new(path)?;
-    match crate::memo::write_sealed_artifact(value, hash, &mut sink) {
-        Some(Ok(())) => sink.finish(),
-        Some(Err(e)) => Err(sink.io_error().unwrap_or(ArtifactError::Encode(e))),
-        None => write_bytes_if_changed(path, &to_artifact_bytes(value)?),
+    let mut sink = ChangeWriter::new(path);
+    let written = match crate::memo::write_sealed_artifact(value, hash, &mut sink) {
+        Some(written) => written,
+        // No memo: the whole artifact, through the same comparison.
+        None => sink
+            .write_all(&to_artifact_bytes(value)?)
+            .map_err(|e| e.to_string()),
+    };
+    match written {
+        Ok(()) => sink.finish(),
+        Err(e) => Err(sink.io_error().unwrap_or(ArtifactError::Encode(e))),
     }
 }
 
@@ -112,20 +121,15 @@ struct ChangeWriter<'p> {
 }
 
 impl<'p> ChangeWriter<'p> {
-    fn new(path: &'p Path) -> Result<Self, ArtifactError> {
-        let old = match std::fs::read(path) {
-            Ok(old) => Some(old),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            // Unreadable: it will be replaced (or the write fails and says why).
-            Err(_) => None,
-        };
-        Ok(Self {
+    fn new(path: &'p Path) -> Self {
+        Self {
             path,
-            old,
+            // Missing or unreadable: it will be replaced (or the write fails and says why).
+            old: std::fs::read(path).ok(),
             matched: 0,
             tmp: None,
             error: None,
-        })
+        }
     }
 
     fn io_error(&mut self) -> Option<ArtifactError> {
@@ -307,7 +311,7 @@ mod tests {
 
     /// Writes `pieces` through a [`ChangeWriter`] at `path`; returns whether it wrote.
     fn write_in_pieces(path: &Path, pieces: &[&[u8]]) -> bool {
-        let mut sink = ChangeWriter::new(path).unwrap();
+        let mut sink = ChangeWriter::new(path);
         for piece in pieces {
             sink.write_all(piece).unwrap();
         }
