@@ -62,6 +62,17 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T, style: Style) -> Result<Vec<u8>,
     })
 }
 
+/// RFC 8785's order of object keys: by UTF-16 code unit. UTF-8 byte order is code-point order,
+/// which matches it except where a supplementary character meets U+E000..U+FFFF; only non-ASCII
+/// keys pay for the difference.
+pub(crate) fn key_order(a: &str, b: &str) -> Ordering {
+    if a.is_ascii() && b.is_ascii() {
+        a.cmp(b)
+    } else {
+        a.encode_utf16().cmp(b.encode_utf16())
+    }
+}
+
 /// Appends the canonical JSON of `value` to `out` (many small values into one buffer, without a
 /// buffer each).
 pub fn append_canonical<T: ?Sized + Serialize>(
@@ -231,14 +242,7 @@ impl<'x> Writer<'x> {
     }
 
     fn compare_keys(&self, a: Key, b: Key) -> Ordering {
-        let (a, b) = (self.key_text(a), self.key_text(b));
-        // UTF-8 byte order is code-point order, which matches UTF-16 order except where a
-        // supplementary character meets U+E000..U+FFFF; only non-ASCII keys pay for it.
-        if a.is_ascii() && b.is_ascii() {
-            a.cmp(b)
-        } else {
-            a.encode_utf16().cmp(b.encode_utf16())
-        }
+        key_order(self.key_text(a), self.key_text(b))
     }
 
     fn write_f64(&mut self, value: f64) {

@@ -6,6 +6,14 @@ use sha2::{Digest, Sha256};
 use super::node::Node;
 use super::*;
 
+/// An object's members, as the writers take them.
+fn members(fields: &[(String, Node)]) -> Vec<(&str, &Node)> {
+    fields
+        .iter()
+        .map(|(key, node)| (key.as_str(), node))
+        .collect()
+}
+
 /// The members of a sealed struct: the seal's fields except the ones it left out, which come
 /// from `fresh`.
 pub(super) fn sealed_members<'a>(
@@ -37,11 +45,7 @@ pub(super) fn write_canonical(node: &Node, hasher: &mut Sha256) -> Result<(), St
             hasher.update(b"]");
         }
         Node::Object(fields) => {
-            let mut fields: Vec<(&str, &Node)> = fields
-                .iter()
-                .map(|(key, node)| (key.as_str(), node))
-                .collect();
-            write_canonical_object(&mut fields, hasher)?;
+            write_canonical_object(&mut members(fields), hasher)?;
         }
         Node::Whole(item) => hasher.update(&item.canonical),
         Node::Sealed { split, fresh } => {
@@ -56,7 +60,7 @@ pub(super) fn write_canonical_object(
     fields: &mut [(&str, &Node)],
     hasher: &mut Sha256,
 ) -> Result<(), String> {
-    fields.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    fields.sort_by(|a, b| crate::sorted_json::key_order(a.0, b.0));
     hasher.update(b"{");
     for (i, (key, value)) in fields.iter().enumerate() {
         if i > 0 {
@@ -173,13 +177,7 @@ pub(super) fn write_pretty(
             out.indent(depth);
             out.bytes(b"]");
         }
-        Node::Object(fields) => {
-            let mut fields: Vec<(&str, &Node)> = fields
-                .iter()
-                .map(|(key, node)| (key.as_str(), node))
-                .collect();
-            write_pretty_object(&mut fields, depth, out)?;
-        }
+        Node::Object(fields) => write_pretty_object(&mut members(fields), depth, out)?,
         Node::Whole(item) => out.item(item, depth)?,
         Node::Sealed { split, fresh } => {
             write_pretty_object(&mut sealed_members(split, fresh), depth, out)?;
@@ -198,7 +196,7 @@ pub(super) fn write_pretty_object(
         out.bytes(b"{}");
         return Ok(());
     }
-    fields.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    fields.sort_by(|a, b| crate::sorted_json::key_order(a.0, b.0));
     out.bytes(b"{");
     for (i, (key, value)) in fields.iter().enumerate() {
         out.bytes(if i == 0 { b"\n" } else { b",\n" });
