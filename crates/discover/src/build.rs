@@ -437,19 +437,19 @@ impl<'a> Builder<'a> {
             let Some(target) = link.path.as_deref().filter(|p| !p.is_empty()) else {
                 continue;
             };
-            let resolved = RelPath::join_normalized(&dir, target);
-            let Some(resolved) = resolved else {
-                diagnostics.push(Diagnostic::new(
+            let broken = |why: String| {
+                Diagnostic::new(
                     "broken-link",
                     Severity::Warning,
                     record.path.clone(),
                     Some(link.line),
-                    format!(
-                        "link `{}` points outside the repository",
-                        truncate(target, 120)
-                    ),
+                    format!("link `{}` {why}", truncate(target, 120)),
                     Some(id.clone()),
-                ));
+                )
+            };
+            let resolved = RelPath::join_normalized(&dir, target);
+            let Some(resolved) = resolved else {
+                diagnostics.push(broken("points outside the repository".to_owned()));
                 continue;
             };
             if let Some(entity) = self
@@ -468,17 +468,9 @@ impl<'a> Builder<'a> {
                 && !self.dirs.contains(&resolved)
                 && !exists(&resolved)
             {
-                diagnostics.push(Diagnostic::new(
-                    "broken-link",
-                    Severity::Warning,
-                    record.path.clone(),
-                    Some(link.line),
-                    format!(
-                        "link `{}` points to `{resolved}`, which does not exist",
-                        truncate(target, 120)
-                    ),
-                    Some(id.clone()),
-                ));
+                diagnostics.push(broken(format!(
+                    "points to `{resolved}`, which does not exist"
+                )));
             }
         }
 
