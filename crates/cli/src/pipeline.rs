@@ -254,7 +254,11 @@ pub const SEARCH_CACHE_FILE: &str = "cache/search.bin";
 
 /// The stamp of a file on disk.
 pub fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
-    let metadata = std::fs::metadata(path).ok()?;
+    stamp_of(&std::fs::metadata(path).ok()?)
+}
+
+/// The stamp of a file with this metadata.
+pub fn stamp_of(metadata: &std::fs::Metadata) -> Option<FileStamp> {
     let modified_ns = metadata
         .modified()
         .ok()?
@@ -262,7 +266,7 @@ pub fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
         .ok()?
         .as_nanos() as i128;
     #[cfg(unix)]
-    let inode = std::os::unix::fs::MetadataExt::ino(&metadata);
+    let inode = std::os::unix::fs::MetadataExt::ino(metadata);
     #[cfg(not(unix))]
     let inode = 0;
     Some(FileStamp {
@@ -300,6 +304,17 @@ pub fn write_search_cache(
     collection: Collection,
 ) -> Option<Collection> {
     let stamp = file_stamp(&repo.artifact(INDEX_FILE))?;
+    Some(write_search_cache_for(repo, index, collection, stamp))
+}
+
+/// [`write_search_cache`] for an `index.json` whose stamp is known (it may still be on its way
+/// into place: see `artifact::PendingWrite`). Returns the collection back.
+pub fn write_search_cache_for(
+    repo: &Repo,
+    index: &DocBridgeIndexV1,
+    collection: Collection,
+    stamp: FileStamp,
+) -> Collection {
     let cache = SearchCache {
         format: SEARCH_CACHE_FORMAT,
         lexicon_version: doc_bridge_model::retrieval::LEXICON_VERSION,
@@ -314,7 +329,7 @@ pub fn write_search_cache(
         &repo.artifact(SEARCH_CACHE_FILE),
         &cache.to_bytes(),
     );
-    Some(cache.collection)
+    cache.collection
 }
 
 /// What search needs: the collection and ranking settings of a verified, fresh (or explicitly
@@ -449,6 +464,17 @@ pub fn write_sealed_if_changed<T: serde::Serialize>(
     hash: &doc_bridge_model::ContentHash,
 ) -> Result<bool, UserError> {
     doc_bridge_model::artifact::write_sealed_if_changed(path, value, hash)
+        .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
+}
+
+/// [`write_sealed_if_changed`] up to the sync and the rename, which
+/// [`doc_bridge_model::artifact::PendingWrite::commit`] does.
+pub fn prepare_sealed_if_changed<T: serde::Serialize>(
+    path: &std::path::Path,
+    value: &T,
+    hash: &doc_bridge_model::ContentHash,
+) -> Result<doc_bridge_model::artifact::PendingWrite, UserError> {
+    doc_bridge_model::artifact::prepare_sealed_if_changed(path, value, hash)
         .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
 }
 

@@ -76,7 +76,7 @@ fn replace(path: &Path, bytes: &[u8], sync: bool) -> Result<(), ArtifactError> {
 pub fn write_bytes_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ArtifactError> {
     let mut sink = ChangeWriter::new(path);
     match sink.write_all(bytes) {
-        Ok(()) => sink.finish(),
+        Ok(()) => sink.finish()?.commit(),
         Err(source) => Err(sink.io_error().unwrap_or(ArtifactError::Io {
             path: path.to_path_buf(),
             source,
@@ -93,6 +93,18 @@ pub fn write_sealed_if_changed<T: Serialize>(
     value: &T,
     hash: &crate::ContentHash,
 ) -> Result<bool, ArtifactError> {
+    prepare_sealed_if_changed(path, value, hash)?.commit()
+}
+
+/// [`write_sealed_if_changed`] up to, not including, the sync and the rename: the new content is
+/// complete (or found equal to the file) and [`PendingWrite::commit`] puts it in place. In
+/// between, the caller may do other work while the disk is still busy, knowing the metadata the
+/// file will have ([`PendingWrite::metadata`]).
+pub fn prepare_sealed_if_changed<T: Serialize>(
+    path: &Path,
+    value: &T,
+    hash: &crate::ContentHash,
+) -> Result<PendingWrite, ArtifactError> {
     let mut sink = ChangeWriter::new(path);
     let written = match crate::memo::write_sealed_artifact(value, hash, &mut sink) {
         Some(written) => written,
@@ -104,6 +116,42 @@ pub fn write_sealed_if_changed<T: Serialize>(
     match written {
         Ok(()) => sink.finish(),
         Err(e) => Err(sink.io_error().unwrap_or(ArtifactError::Encode(e))),
+    }
+}
+
+/// An artifact whose new content is complete but not yet in place (see
+/// [`prepare_sealed_if_changed`]). Dropped without [`PendingWrite::commit`], it leaves the file
+/// as it was and removes its temporary file.
+#[derive(Debug)]
+pub struct PendingWrite {
+    path: PathBuf,
+    /// The new content, in a temporary file beside `path`; `None` when `path` already holds it.
+    tmp: Option<tempfile::NamedTempFile>,
+}
+
+impl PendingWrite {
+    /// The metadata the file at the target path will have once committed: its size, inode and
+    /// modification time (syncing and renaming change none of them).
+    pub fn metadata(&self) -> std::io::Result<std::fs::Metadata> {
+        match &self.tmp {
+            Some(tmp) => tmp.as_file().metadata(),
+            None => std::fs::metadata(&self.path),
+        }
+    }
+
+    /// Syncs the new content and renames it over the target; returns whether anything was
+    /// written (`false`: the file already held exactly this content).
+    pub fn commit(self) -> Result<bool, ArtifactError> {
+        let Some(tmp) = self.tmp else {
+            return Ok(false);
+        };
+        let io = |source| ArtifactError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        tmp.as_file().sync_all().map_err(io)?;
+        tmp.persist(&self.path).map_err(|e| io(e.error))?;
+        Ok(true)
     }
 }
 
@@ -149,16 +197,21 @@ impl<'p> ChangeWriter<'p> {
         Ok(self.tmp.insert(tmp))
     }
 
-    /// Renames the new content into place, if it differed; returns whether it did.
-    fn finish(mut self) -> Result<bool, ArtifactError> {
+    /// The new content, complete, to be committed ([`PendingWrite::commit`] syncs it and
+    /// renames it into place); nothing to commit when it equals the file.
+    fn finish(mut self) -> Result<PendingWrite, ArtifactError> {
         let io = |source| ArtifactError::Io {
             path: self.path.to_path_buf(),
             source,
         };
+        let unchanged = PendingWrite {
+            path: self.path.to_path_buf(),
+            tmp: None,
+        };
         if self.tmp.is_none() {
             match &self.old {
                 // Every byte matched, and there was no more: unchanged.
-                Some(old) if old.len() == self.matched => return Ok(false),
+                Some(old) if old.len() == self.matched => return Ok(unchanged),
                 // Shorter than before, or no file: write what was made.
                 _ => {
                     self.diverge().map_err(io)?;
@@ -166,12 +219,13 @@ impl<'p> ChangeWriter<'p> {
             }
         }
         let Some(tmp) = self.tmp.take() else {
-            return Ok(false);
+            return Ok(unchanged);
         };
         let tmp = tmp.into_inner().map_err(|e| io(e.into_error()))?;
-        tmp.as_file().sync_all().map_err(io)?;
-        tmp.persist(self.path).map_err(|e| io(e.error))?;
-        Ok(true)
+        Ok(PendingWrite {
+            tmp: Some(tmp),
+            ..unchanged
+        })
     }
 }
 
@@ -315,7 +369,45 @@ mod tests {
         for piece in pieces {
             sink.write_all(piece).unwrap();
         }
-        sink.finish().unwrap()
+        sink.finish().unwrap().commit().unwrap()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pending_write_knows_the_final_metadata_and_changes_nothing_until_committed() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        let value = json!({"contentHash": "", "b": [1, 2, 3]});
+        let hash = crate::hash::semantic_hash(&value, &["contentHash"]).unwrap();
+        let bytes = to_artifact_bytes(&value).unwrap();
+        // Not committed: no file, no temporary file left.
+        drop(prepare_sealed_if_changed(&path, &value, &hash).unwrap());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // Committed: the file is in place with the metadata announced before.
+        let pending = prepare_sealed_if_changed(&path, &value, &hash).unwrap();
+        let announced = pending.metadata().unwrap();
+        assert!(pending.commit().unwrap());
+        let actual = std::fs::metadata(&path).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        assert_eq!(
+            (
+                announced.ino(),
+                announced.len(),
+                announced.mtime_nsec(),
+                announced.mtime()
+            ),
+            (
+                actual.ino(),
+                actual.len(),
+                actual.mtime_nsec(),
+                actual.mtime()
+            )
+        );
+        // Unchanged: the metadata of the file that stays, and nothing written.
+        let pending = prepare_sealed_if_changed(&path, &value, &hash).unwrap();
+        assert_eq!(pending.metadata().unwrap().ino(), actual.ino());
+        assert!(!pending.commit().unwrap());
     }
 
     #[cfg(unix)]
