@@ -193,7 +193,9 @@ pub fn fold(text: &str) -> String {
 /// Tokenizes `text`, calling `emit` for every token in order (duplicates included: they are term
 /// frequencies).
 pub fn tokenize(text: &str, emit: &mut impl FnMut(&str)) {
-    segments(text, &mut |segment| expand(segment, emit));
+    segments(text, &mut |segment| {
+        expand_with(segment, Stems::Memoized, emit)
+    });
 }
 
 /// A piece of text whose tokens depend on it alone: a word (letters, digits and separators) or
@@ -210,14 +212,35 @@ pub(crate) enum Segment<'a> {
 /// other characters decoded where they occur (a single `é` does not send a whole document down
 /// a slower path).
 pub(crate) fn segments<'t>(text: &'t str, each: &mut impl FnMut(Segment<'t>)) {
+    let bytes = text.as_bytes();
+    let ascii_word = |i: usize| {
+        bytes
+            .get(i)
+            .is_some_and(|b| ASCII_WORD_BYTE[usize::from(*b)])
+    };
     let mut i = 0;
-    while i < text.len() {
-        let (class, len) = class_at(text, i);
+    while let Some(&byte) = bytes.get(i) {
         let start = i;
-        i += len;
-        if class == Class::Other {
-            continue;
-        }
+        let class = if byte.is_ascii() {
+            if !ASCII_WORD_BYTE[usize::from(byte)] {
+                i += 1;
+                continue;
+            }
+            // Most words are ASCII: their bytes by table alone, in a tight loop.
+            i += 1;
+            while ascii_word(i) {
+                i += 1;
+            }
+            Class::Word
+        } else {
+            let (class, len) = class_at(text, i);
+            i += len;
+            if class == Class::Other {
+                continue;
+            }
+            class
+        };
+        // The run goes on through every following character of its class, ASCII or not.
         while i < text.len() {
             let (next, len) = class_at(text, i);
             if next != class {
@@ -267,10 +290,23 @@ fn class_at(text: &str, i: usize) -> (Class, usize) {
     }
 }
 
-/// The tokens of one segment, in order.
+/// The tokens of one segment, in order, for a caller that remembers each segment's tokens
+/// itself (the collection's vocabulary): words are stemmed without the per-thread stem memo,
+/// which would only cost a second lookup and a copy of every new word.
 pub(crate) fn expand(segment: Segment<'_>, emit: &mut impl FnMut(&str)) {
+    expand_with(segment, Stems::Direct, emit);
+}
+
+/// How [`plain`] stems a word: through the per-thread memo, or directly. The stems are the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stems {
+    Memoized,
+    Direct,
+}
+
+fn expand_with(segment: Segment<'_>, stems: Stems, emit: &mut impl FnMut(&str)) {
     match segment {
-        Segment::Word(raw) => word(raw, emit),
+        Segment::Word(raw) => word(raw, stems, emit),
         Segment::Cjk(run) => cjk_run(run, emit),
     }
 }
@@ -325,7 +361,7 @@ fn cjk_run(run: &str, emit: &mut impl FnMut(&str)) {
     }
 }
 
-fn word(raw: &str, emit: &mut impl FnMut(&str)) {
+fn word(raw: &str, stems: Stems, emit: &mut impl FnMut(&str)) {
     let raw = raw
         .trim_matches(|c| matches!(c, '/' | '_' | '-'))
         .trim_end_matches('@');
@@ -334,7 +370,7 @@ fn word(raw: &str, emit: &mut impl FnMut(&str)) {
     }
     let compound = raw.contains(is_separator) || has_case_boundary(raw);
     if !compound {
-        with_folded(raw, |folded| plain(folded, emit));
+        with_folded(raw, |folded| plain(folded, stems, emit));
         return;
     }
     let whole = fold(raw);
@@ -343,13 +379,13 @@ fn word(raw: &str, emit: &mut impl FnMut(&str)) {
     }
     for piece in raw.split(is_separator).filter(|p| !p.is_empty()) {
         for part in camel_parts(piece) {
-            with_folded(part, |folded| plain(folded, emit));
+            with_folded(part, |folded| plain(folded, stems, emit));
         }
     }
 }
 
 /// A plain word: length and stopword filters, then the stemmer for alphabetic words.
-fn plain(token: &str, emit: &mut impl FnMut(&str)) {
+fn plain(token: &str, stems: Stems, emit: &mut impl FnMut(&str)) {
     if token.chars().count() < 2 || is_stopword(token) {
         return;
     }
@@ -362,6 +398,13 @@ fn plain(token: &str, emit: &mut impl FnMut(&str)) {
             }
             long_enough
         };
+        if stems == Stems::Direct {
+            if emit_stem(&STEMMER.stem(token)) {
+                return;
+            }
+            emit(token);
+            return;
+        }
         let emitted = STEMS.with(|memo| {
             let mut memo = memo.borrow_mut();
             if let Some(stem) = memo.get(token) {

@@ -92,6 +92,8 @@ struct Vocabulary {
     touched: Vec<u32>,
     /// The same ids grouped by shard (a buffer kept between entries).
     grouped: Vec<u32>,
+    /// A new word's token ids (a buffer kept between words).
+    scratch: Vec<u32>,
 }
 
 impl Vocabulary {
@@ -147,9 +149,11 @@ impl Vocabulary {
         let expansion = match known {
             Some(expansion) => *expansion,
             None => {
-                let mut ids: Vec<u32> = Vec::new();
+                let mut ids = std::mem::take(&mut self.scratch);
+                ids.clear();
                 lexicon::expand(segment, &mut |token| ids.push(self.id(token)));
                 let expansion = self.expansion(&ids);
+                self.scratch = ids;
                 match short {
                     Some(key) => self.short_words.insert(key, expansion),
                     None => self.words.insert(word.into(), expansion),
