@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::areas::AreaRules;
-use doc_bridge_discover::observe::{ObservedFile, observe_all};
+use doc_bridge_discover::observe::{ObservedFile, observe_and_stat_all};
 use doc_bridge_discover::stamps::{Stamps, hash_all_stamped, now_ns};
 use doc_bridge_discover::walk::WalkedFile;
 use doc_bridge_discover::{BuildOptions, WalkOptions, analyzer_versions, build_snapshot, walk};
@@ -38,21 +38,28 @@ pub fn walk_options(repo: &Repo) -> WalkOptions {
         exclude: repo.config.safety.exclude.clone(),
         threads: 0,
         skip_files: crate::llms::output_path(repo).into_iter().collect(),
+        defer_stat: false,
     }
 }
 
 /// Walks and observes the repository, and builds the snapshot (keeping the previous
 /// `generatedAt` when the content did not change).
 pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
-    let walked = phase("walk", || walk(&repo.root, &walk_options(repo)))
+    // Every file is opened anyway: its size and time come from the open file, not a stat by
+    // path during the walk.
+    let options = WalkOptions {
+        defer_stat: true,
+        ..walk_options(repo)
+    };
+    let mut walked = phase("walk", || walk(&repo.root, &options))
         .map_err(|e| UserError::error(e.to_string()))?;
     let bar = progress.bar(walked.files.len() as u64, "analysing");
     let cache = std::fs::read(repo.artifact(ANALYSIS_CACHE_FILE))
         .map(|b| AnalysisCache::from_bytes(&b))
         .unwrap_or_default();
     let observed: Vec<ObservedFile> = phase("observe", || {
-        observe_all(
-            &walked.files,
+        observe_and_stat_all(
+            &mut walked.files,
             repo.config.safety.max_file_bytes(),
             &cache,
             &|| bar.inc(1),

@@ -92,8 +92,104 @@ pub fn observe_all(
         .collect()
 }
 
+/// [`observe_all`] for files walked with `defer_stat` (or not): each file's `bytes` and
+/// `modified_ns` are set from the file as it was opened, with no second stat by path.
+pub fn observe_and_stat_all(
+    files: &mut [WalkedFile],
+    max_file_bytes: u64,
+    cache: &AnalysisCache,
+    on_file: &(dyn Fn() + Sync),
+) -> Vec<ObservedFile> {
+    files
+        .par_iter_mut()
+        .map(|file| {
+            let (observed, metadata) = observe_opened(file, max_file_bytes, cache);
+            if let Some(metadata) = metadata {
+                file.bytes = metadata.len();
+                file.modified_ns = crate::walk::modified_ns(Some(metadata));
+            }
+            on_file();
+            observed
+        })
+        .collect()
+}
+
 /// Reads, hashes and analyses one file. Never panics; I/O problems become diagnostics.
 pub fn observe(file: &WalkedFile, max_file_bytes: u64, cache: &AnalysisCache) -> ObservedFile {
+    observe_opened(file, max_file_bytes, cache).0
+}
+
+/// [`observe`], with the metadata of the file as it was opened (`None` when it could not be).
+fn observe_opened(
+    file: &WalkedFile,
+    max_file_bytes: u64,
+    cache: &AnalysisCache,
+) -> (ObservedFile, Option<std::fs::Metadata>) {
+    let mut handle = match std::fs::File::open(&file.full_path) {
+        Ok(handle) => handle,
+        Err(error) => return (unreadable(file, &error), None),
+    };
+    let metadata = handle.metadata().ok();
+    // The size now, not the walk's: the file may have changed since (and a deferred walk has
+    // none).
+    let size = metadata.as_ref().map_or(file.bytes, std::fs::Metadata::len);
+    let observed = if size > max_file_bytes {
+        oversize(file, &mut handle, max_file_bytes)
+    } else {
+        let mut bytes = Vec::new();
+        // The exact size up front, as `std::fs::read` does; a file that grew just reads on.
+        let _ = bytes.try_reserve_exact(usize::try_from(size).unwrap_or(0));
+        match handle.read_to_end(&mut bytes) {
+            Ok(_) => analyse_bytes(file, bytes, cache),
+            Err(error) => unreadable(file, &error),
+        }
+    };
+    (observed, metadata)
+}
+
+/// A file over the size limit: inventoried (hashed as it streams past) but not analysed.
+fn oversize(file: &WalkedFile, handle: &mut std::fs::File, max_file_bytes: u64) -> ObservedFile {
+    let kind = classify(&file.path);
+    let analysable = !matches!(kind, Kind::Other);
+    match hash_streaming(handle) {
+        Ok((hash, bytes)) => {
+            let class = if analysable {
+                FileClass::Oversize
+            } else {
+                FileClass::Other
+            };
+            let mut diagnostics = Vec::new();
+            if analysable {
+                diagnostics.push(Diagnostic::new(
+                    "oversize-file",
+                    Severity::Warning,
+                    file.path.clone(),
+                    None,
+                    format!(
+                        "{bytes} bytes exceeds safety.maxFileBytes ({max_file_bytes}); inventoried but not analysed"
+                    ),
+                    None,
+                ));
+            }
+            ObservedFile {
+                reused: false,
+                record: FileRecord {
+                    path: file.path.clone(),
+                    bytes,
+                    content_hash: hash,
+                    class,
+                    lines: None,
+                },
+                analysis: Analysis::None,
+                diagnostics,
+            }
+        }
+        Err(error) => unreadable(file, &error),
+    }
+}
+
+/// Hashes and analyses a file's bytes.
+fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> ObservedFile {
     let kind = classify(&file.path);
     let analysable = !matches!(kind, Kind::Other);
     let record = |bytes: u64, hash: ContentHash, class: FileClass, lines: Option<u32>| FileRecord {
@@ -104,42 +200,6 @@ pub fn observe(file: &WalkedFile, max_file_bytes: u64, cache: &AnalysisCache) ->
         lines,
     };
 
-    if file.bytes > max_file_bytes {
-        return match hash_streaming(&file.full_path) {
-            Ok((hash, bytes)) => {
-                let class = if analysable {
-                    FileClass::Oversize
-                } else {
-                    FileClass::Other
-                };
-                let mut diagnostics = Vec::new();
-                if analysable {
-                    diagnostics.push(Diagnostic::new(
-                        "oversize-file",
-                        Severity::Warning,
-                        file.path.clone(),
-                        None,
-                        format!(
-                            "{bytes} bytes exceeds safety.maxFileBytes ({max_file_bytes}); inventoried but not analysed"
-                        ),
-                        None,
-                    ));
-                }
-                ObservedFile {
-                    reused: false,
-                    record: record(bytes, hash, class, None),
-                    analysis: Analysis::None,
-                    diagnostics,
-                }
-            }
-            Err(error) => unreadable(file, &error),
-        };
-    }
-
-    let bytes = match std::fs::read(&file.full_path) {
-        Ok(bytes) => bytes,
-        Err(error) => return unreadable(file, &error),
-    };
     let hash = ContentHash::of_bytes(&bytes);
     let size = bytes.len() as u64;
     if !analysable {
@@ -283,8 +343,7 @@ pub fn count_lines(bytes: &[u8]) -> u32 {
     u32::try_from(newlines + partial).unwrap_or(u32::MAX)
 }
 
-fn hash_streaming(path: &std::path::Path) -> std::io::Result<(ContentHash, u64)> {
-    let mut file = std::fs::File::open(path)?;
+fn hash_streaming(file: &mut std::fs::File) -> std::io::Result<(ContentHash, u64)> {
     let mut hasher = StreamingHasher::default();
     let mut buffer = vec![0u8; 1 << 16];
     let mut total = 0u64;
@@ -300,11 +359,14 @@ fn hash_streaming(path: &std::path::Path) -> std::io::Result<(ContentHash, u64)>
 }
 
 fn unreadable(file: &WalkedFile, error: &std::io::Error) -> ObservedFile {
+    // The size as a stat by path says (a file that cannot be opened may still be statted); the
+    // walk's when that fails too.
+    let bytes = std::fs::metadata(&file.full_path).map_or(file.bytes, |m| m.len());
     ObservedFile {
         reused: false,
         record: FileRecord {
             path: file.path.clone(),
-            bytes: file.bytes,
+            bytes,
             // The content could not be read; hash the empty input so the record stays well formed
             // and any later successful read registers as a change.
             content_hash: ContentHash::of_bytes(b""),
@@ -334,7 +396,8 @@ pub fn hash_all(files: &[WalkedFile]) -> Vec<(RelPath, ContentHash)> {
 
 /// One file's hash as [`observe`] records it (empty-input hash when unreadable).
 pub fn hash_file(file: &WalkedFile) -> ContentHash {
-    hash_streaming(&file.full_path)
+    std::fs::File::open(&file.full_path)
+        .and_then(|mut handle| hash_streaming(&mut handle))
         .map(|(hash, _)| hash)
         .unwrap_or_else(|_| ContentHash::of_bytes(b""))
 }
@@ -366,6 +429,45 @@ mod tests {
             Kind::Module(Language::Tsx)
         ));
         assert_eq!(classify(&p("logo.png")), Kind::Other);
+    }
+
+    #[test]
+    fn a_deferred_walk_gets_its_stats_from_the_opened_files_and_observes_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "# A\n\nText.\n").unwrap();
+        std::fs::write(dir.path().join("big.md"), "x".repeat(100)).unwrap();
+        std::fs::write(dir.path().join("c.txt"), "other").unwrap();
+        let options = |defer_stat| crate::walk::WalkOptions {
+            defer_stat,
+            ..Default::default()
+        };
+        let statted = crate::walk::walk(dir.path(), &options(false))
+            .unwrap()
+            .files;
+        let mut deferred = crate::walk::walk(dir.path(), &options(true)).unwrap().files;
+        assert!(
+            deferred
+                .iter()
+                .all(|f| f.bytes == 0 && f.modified_ns.is_none())
+        );
+        let cache = AnalysisCache::default();
+        let observed = observe_and_stat_all(&mut deferred, 50, &cache, &|| {});
+        // The stats the walk would have taken, and the same observations.
+        assert_eq!(deferred, statted);
+        let expected = observe_all(&statted, 50, &cache, &|| {});
+        let records = |o: &[ObservedFile]| o.iter().map(|f| f.record.clone()).collect::<Vec<_>>();
+        assert_eq!(records(&observed), records(&expected));
+        let big = observed
+            .iter()
+            .find(|f| f.record.path.as_str() == "big.md")
+            .unwrap();
+        assert_eq!(big.record.class, FileClass::Oversize);
+        assert_eq!(big.record.bytes, 100);
+        // A file gone between the walk and the read: unreadable, never a panic.
+        std::fs::remove_file(dir.path().join("a.md")).unwrap();
+        let observed = observe_and_stat_all(&mut deferred, 50, &cache, &|| {});
+        assert_eq!(observed[0].record.class, FileClass::Unreadable);
+        assert_eq!(observed[0].diagnostics[0].code, "unreadable-file");
     }
 
     #[test]

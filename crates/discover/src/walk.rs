@@ -60,6 +60,10 @@ pub struct WalkOptions {
     /// Files doc-bridge itself writes into the tree (`llms.txt`): never inputs, or writing them
     /// would make the index stale.
     pub skip_files: Vec<RelPath>,
+    /// Leave each file's `bytes` and `modified_ns` unset (0 and `None`) for the caller to fill
+    /// in when it opens the file ([`crate::observe::observe_and_stat_all`]): a stat by path per
+    /// file is most of a walk's time, and a directory's files are visited by one walker thread.
+    pub defer_stat: bool,
 }
 
 /// Whether a file or directory name looks like a secret store (`.env*`, `*secret*`,
@@ -104,11 +108,12 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, WalkError> {
     }
 
     let found: Mutex<Walk> = Mutex::new(Walk::default());
+    let defer_stat = options.defer_stat;
     builder.build_parallel().run(|| {
         let found = &found;
         let root = root.to_path_buf();
         Box::new(move |result| {
-            let outcome = visit(&root, result);
+            let outcome = visit(&root, result, defer_stat);
             if let Ok(mut walk) = found.lock() {
                 match outcome {
                     Visit::File(file) => walk.files.push(file),
@@ -140,7 +145,7 @@ enum Visit {
     Nothing,
 }
 
-fn visit(root: &Path, result: Result<DirEntry, ignore::Error>) -> Visit {
+fn visit(root: &Path, result: Result<DirEntry, ignore::Error>, defer_stat: bool) -> Visit {
     let entry = match result {
         Ok(entry) => entry,
         Err(error) => {
@@ -193,7 +198,11 @@ fn visit(root: &Path, result: Result<DirEntry, ignore::Error>) -> Visit {
     if !file_type.is_file() {
         return Visit::Nothing;
     }
-    let metadata = entry.metadata().ok();
+    let metadata = if defer_stat {
+        None
+    } else {
+        entry.metadata().ok()
+    };
     let bytes = metadata.as_ref().map(|m| m.len()).unwrap_or(0);
     let modified_ns = modified_ns(metadata);
     Visit::File(WalkedFile {

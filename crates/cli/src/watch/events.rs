@@ -138,6 +138,7 @@ mod tests {
             exclude: exclude.iter().map(|s| s.to_string()).collect(),
             threads: 1,
             skip_files: Vec::new(),
+            defer_stat: false,
         };
         EventFilter::new(
             root,
