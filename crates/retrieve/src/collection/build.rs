@@ -154,6 +154,9 @@ impl Collection {
                 })
             },
         );
+        // Freeing every entry's terms (a reference count and an allocation each) is work
+        // nothing waits for: on the pool, when a thread is free.
+        rayon::spawn(move || drop(analysed));
         let n = projection.entries.len().max(1) as f64;
         let averages: Vec<u8> = totals
             .iter()
