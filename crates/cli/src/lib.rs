@@ -30,6 +30,7 @@ use crate::exit::Exit;
 /// allocator for the command first, so call it once per process, from `main`, before starting
 /// any thread.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
+    doc_bridge_model::timing::start();
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(error) => {

@@ -8,6 +8,20 @@ fn enabled() -> bool {
     *ENABLED.get_or_init(|| std::env::var_os("DOC_BRIDGE_TIMINGS").is_some())
 }
 
+/// When the command started (see [`start`]); the first timing otherwise.
+fn origin() -> Instant {
+    static ORIGIN: OnceLock<Instant> = OnceLock::new();
+    *ORIGIN.get_or_init(Instant::now)
+}
+
+/// Marks the command's start: each timing line then also says when its phase ended, so the
+/// gaps between phases show. Call it first thing (it reads one environment variable).
+pub fn start() {
+    if enabled() {
+        origin();
+    }
+}
+
 /// Runs `work`, printing how long it took under `label` when timings are enabled.
 pub fn phase<T>(label: &str, work: impl FnOnce() -> T) -> T {
     let timer = Timer::start(label);
@@ -34,10 +48,12 @@ impl<'a> Timer<'a> {
     /// Prints the elapsed time.
     pub fn stop(self) {
         if let Some(start) = self.start {
+            let ms = |since: Instant| since.elapsed().as_secs_f64() * 1000.0;
             eprintln!(
-                "timing {}: {:.1} ms",
+                "timing {}: {:.1} ms (ended at {:.1} ms)",
                 self.label,
-                start.elapsed().as_secs_f64() * 1000.0
+                ms(start),
+                ms(origin())
             );
         }
     }

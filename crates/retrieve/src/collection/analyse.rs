@@ -9,12 +9,13 @@
 //! [`lexicon::tokenize`]'s output (a proptest holds it there).
 
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock, RwLockReadGuard};
 
 use rustc_hash::FxHashMap;
 
 use super::FIELD_COUNT;
 use crate::lexicon::{self, Segment};
+use crate::table::{read_varint, write_varint};
 
 /// Number of groups terms are split into by [`shard_of`], so postings can be merged on all
 /// cores (each group on its own). A constant: the groups never show in the output.
@@ -27,11 +28,41 @@ fn shard_of(term: &str) -> u8 {
     (rustc_hash::FxBuildHasher.hash_one(term) >> 60) as u8
 }
 
-/// One entry, tokenized: its terms with their per-field frequencies, grouped by shard (within a
-/// shard in order of first occurrence), and its field lengths in tokens.
+/// A vocabulary's token texts by id: appended to by the thread whose vocabulary it is, read
+/// when postings are merged, through the entries that refer to it (which keep it alive).
+#[derive(Debug, Default)]
+pub(crate) struct TermList {
+    texts: RwLock<Vec<Arc<str>>>,
+}
+
+impl TermList {
+    fn push(&self, text: Arc<str>) {
+        self.texts
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(text);
+    }
+
+    /// The texts, by id.
+    pub(crate) fn read(&self) -> RwLockReadGuard<'_, Vec<Arc<str>>> {
+        self.texts
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// One entry, tokenized: its terms (ids in `vocabulary`) with their per-field frequencies,
+/// grouped by shard (within a shard in order of first occurrence), and its field lengths in
+/// tokens.
+///
+/// The terms are bytes, about six per term (a corpus has millions of entry-term pairs): each
+/// is its id as a varint, then its frequencies in the form a posting stores them (a byte with
+/// a bit per field that has the term, then those fields' frequencies as varints), so the merge
+/// copies them as they are.
 #[derive(Debug)]
 pub(crate) struct AnalysedEntry {
-    terms: Vec<(Arc<str>, [u16; FIELD_COUNT])>,
+    vocabulary: Arc<TermList>,
+    terms: Vec<u8>,
     /// Where each shard's group ends in `terms`.
     shard_ends: [u32; SHARDS],
     /// Tokens per field.
@@ -39,21 +70,79 @@ pub(crate) struct AnalysedEntry {
 }
 
 impl AnalysedEntry {
-    /// Every term with its frequencies.
-    #[cfg(test)]
-    pub(crate) fn terms(&self) -> &[(Arc<str>, [u16; FIELD_COUNT])] {
-        &self.terms
+    /// The vocabulary the term ids are in.
+    pub(crate) fn vocabulary(&self) -> &Arc<TermList> {
+        &self.vocabulary
     }
 
-    /// The terms of one shard.
-    pub(crate) fn shard(&self, shard: usize) -> &[(Arc<str>, [u16; FIELD_COUNT])] {
+    /// The terms of one shard: each id, with its frequencies in posting form.
+    pub(crate) fn shard(&self, shard: usize) -> impl Iterator<Item = (u32, &[u8])> {
         let end = self.shard_ends.get(shard).copied().unwrap_or(0) as usize;
         let start = match shard.checked_sub(1) {
             Some(previous) => self.shard_ends.get(previous).copied().unwrap_or(0) as usize,
             None => 0,
         };
-        self.terms.get(start..end).unwrap_or_default()
+        let bytes = self.terms.get(start..end).unwrap_or_default();
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let id = u32::try_from(read_varint(bytes, &mut at)?).ok()?;
+            let from = at;
+            let mask = *bytes.get(at)?;
+            at += 1;
+            for _ in 0..mask.count_ones() {
+                read_varint(bytes, &mut at)?;
+            }
+            Some((id, bytes.get(from..at)?))
+        })
     }
+}
+
+#[cfg(test)]
+impl AnalysedEntry {
+    /// One shard's terms, decoded: texts and frequencies.
+    pub(crate) fn shard_terms(&self, shard: usize) -> Vec<(Arc<str>, [u16; FIELD_COUNT])> {
+        let texts = self.vocabulary.read();
+        self.shard(shard)
+            .map(|(id, frequencies)| {
+                (
+                    Arc::clone(&texts[id as usize]),
+                    decode_frequencies(frequencies).unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+
+    /// Every term, decoded, shard by shard.
+    pub(crate) fn terms(&self) -> Vec<(Arc<str>, [u16; FIELD_COUNT])> {
+        (0..SHARDS).flat_map(|s| self.shard_terms(s)).collect()
+    }
+}
+
+/// Frequencies per field in posting form: a byte with a bit per field that has the term, then
+/// those fields' frequencies, as varints.
+pub(crate) fn encode_frequencies(out: &mut Vec<u8>, tf: &[u16; FIELD_COUNT]) {
+    let mask = tf
+        .iter()
+        .enumerate()
+        .fold(0u8, |m, (f, t)| if *t > 0 { m | (1 << f) } else { m });
+    out.push(mask);
+    for t in tf.iter().filter(|t| **t > 0) {
+        write_varint(out, u64::from(*t));
+    }
+}
+
+/// The frequencies [`encode_frequencies`] wrote.
+#[cfg(test)]
+pub(crate) fn decode_frequencies(bytes: &[u8]) -> Option<[u16; FIELD_COUNT]> {
+    let (&mask, _) = bytes.split_first()?;
+    let mut at = 1;
+    let mut tf = [0u16; FIELD_COUNT];
+    for (f, t) in tf.iter_mut().enumerate() {
+        if mask & (1 << f) != 0 {
+            *t = u16::try_from(read_varint(bytes, &mut at)?).ok()?;
+        }
+    }
+    Some(tf)
 }
 
 /// Distinct words remembered per thread before the vocabulary starts over (bounds memory on
@@ -81,7 +170,9 @@ struct Vocabulary {
     /// The tokens after the first of words with more than one: a count, then the ids.
     expansions: Vec<u32>,
     /// Token id → text.
-    terms: Vec<Arc<str>>,
+    list: Arc<TermList>,
+    /// Ids handed out (the length of `list`, without its lock).
+    term_count: usize,
     /// Token id → shard.
     shards: Vec<u8>,
     /// Token text → id.
@@ -98,7 +189,7 @@ struct Vocabulary {
 
 impl Vocabulary {
     fn forget_if_full(&mut self) {
-        if self.short_words.len() + self.words.len() > WORD_LIMIT || self.terms.len() > WORD_LIMIT {
+        if self.short_words.len() + self.words.len() > WORD_LIMIT || self.term_count > WORD_LIMIT {
             // `counts` is all zeros here (taken at the end of every entry), only shorter.
             *self = Vocabulary::default();
         }
@@ -108,9 +199,10 @@ impl Vocabulary {
         if let Some(id) = self.ids.get(token) {
             return *id;
         }
-        let id = u32::try_from(self.terms.len()).unwrap_or(u32::MAX);
+        let id = u32::try_from(self.term_count).unwrap_or(u32::MAX);
         let text: Arc<str> = Arc::from(token);
-        self.terms.push(Arc::clone(&text));
+        self.list.push(Arc::clone(&text));
+        self.term_count += 1;
         self.shards.push(shard_of(token));
         self.ids.insert(text, id);
         self.counts.push([0; FIELD_COUNT]);
@@ -199,41 +291,46 @@ impl Vocabulary {
     fn take_entry(&mut self, length: [u32; FIELD_COUNT]) -> AnalysedEntry {
         let shard = |id: u32| usize::from(self.shards.get(id as usize).copied().unwrap_or(0));
         // Grouped by shard with a counting sort, first occurrence order kept within a shard.
-        let mut shard_ends = [0u32; SHARDS];
+        let mut counts = [0u32; SHARDS];
         for id in &self.touched {
-            if let Some(end) = shard_ends.get_mut(shard(*id)) {
-                *end += 1;
+            if let Some(count) = counts.get_mut(shard(*id)) {
+                *count += 1;
             }
         }
-        // Counts → where each shard starts (`next`) and ends (`shard_ends`).
+        // Counts → where each shard's group starts.
         let mut next = [0u32; SHARDS];
         for s in 1..SHARDS {
-            next[s] = next[s - 1] + shard_ends[s - 1];
+            next[s] = next[s - 1] + counts[s - 1];
         }
-        for s in 1..SHARDS {
-            shard_ends[s] += shard_ends[s - 1];
-        }
-        let mut touched = std::mem::take(&mut self.grouped);
-        touched.clear();
-        touched.resize(self.touched.len(), 0);
+        let mut grouped = std::mem::take(&mut self.grouped);
+        grouped.clear();
+        grouped.resize(self.touched.len(), 0);
         for id in &self.touched {
             if let Some(at) = next.get_mut(shard(*id)) {
-                if let Some(slot) = touched.get_mut(*at as usize) {
+                if let Some(slot) = grouped.get_mut(*at as usize) {
                     *slot = *id;
                 }
                 *at += 1;
             }
         }
         self.touched.clear();
-        let mut terms = Vec::with_capacity(touched.len());
-        for id in touched.drain(..) {
-            let index = id as usize;
-            if let (Some(text), Some(tf)) = (self.terms.get(index), self.counts.get_mut(index)) {
-                terms.push((Arc::clone(text), std::mem::take(tf)));
+        // `next[s]` is now where shard `s`'s group ends in `grouped`.
+        let mut terms = Vec::with_capacity(grouped.len() * 6);
+        let mut shard_ends = [0u32; SHARDS];
+        let mut from = 0usize;
+        for (s, end) in next.iter().enumerate() {
+            for id in grouped.get(from..*end as usize).unwrap_or_default() {
+                if let Some(tf) = self.counts.get_mut(*id as usize) {
+                    write_varint(&mut terms, u64::from(*id));
+                    encode_frequencies(&mut terms, &std::mem::take(tf));
+                }
             }
+            from = *end as usize;
+            shard_ends[s] = u32::try_from(terms.len()).unwrap_or(u32::MAX);
         }
-        self.grouped = touched;
+        self.grouped = grouped;
         AnalysedEntry {
+            vocabulary: Arc::clone(&self.list),
             terms,
             shard_ends,
             length,
@@ -337,12 +434,12 @@ mod tests {
     fn as_map(analysed: &AnalysedEntry) -> (BTreeMap<String, [u16; FIELD_COUNT]>, [u32; 7]) {
         let mut map = BTreeMap::new();
         for s in 0..SHARDS {
-            for (term, _) in analysed.shard(s) {
-                assert_eq!(usize::from(shard_of(term)), s, "{term} in the wrong shard");
+            for (term, _) in analysed.shard_terms(s) {
+                assert_eq!(usize::from(shard_of(&term)), s, "{term} in the wrong shard");
             }
         }
         for (term, tf) in analysed.terms() {
-            assert!(map.insert(term.to_string(), *tf).is_none(), "{term} twice");
+            assert!(map.insert(term.to_string(), tf).is_none(), "{term} twice");
             assert!(tf.iter().any(|t| *t > 0), "{term} with no count");
         }
         (map, analysed.length)
@@ -374,12 +471,8 @@ mod tests {
         // Within a shard, first occurrence first.
         let (a, b) = (shard_of("createsession"), shard_of("creat"));
         if a == b {
-            let group: Vec<&str> = analysed
-                .shard(usize::from(a))
-                .iter()
-                .map(|(t, _)| &**t)
-                .collect();
-            let at = |term| group.iter().position(|t| *t == term);
+            let group = analysed.shard_terms(usize::from(a));
+            let at = |term: &str| group.iter().position(|(t, _)| &**t == term);
             assert!(at("createsession") < at("creat"));
         }
     }

@@ -10,7 +10,7 @@ use doc_bridge_model::projection::{ProjectedEntry, RetrievalIndexV1};
 use doc_bridge_model::retrieval::Field;
 use doc_bridge_model::timing::phase;
 
-use super::analyse::{AnalysedEntry, SHARDS, analyse};
+use super::analyse::{AnalysedEntry, SHARDS, TermList, analyse};
 use super::image::{self, Section};
 use super::{Collection, ExactKind, FIELD_COUNT, normalize_name};
 use crate::table::{TableBuilder, TableBytes, write_varint};
@@ -25,40 +25,37 @@ struct PostingList {
 }
 
 impl PostingList {
-    fn push(&mut self, entry: u32, tf: &[u16; FIELD_COUNT]) {
+    /// Appends `entry`, with its frequencies already in posting form (see
+    /// `analyse::encode_frequencies`).
+    fn push(&mut self, entry: u32, frequencies: &[u8]) {
         write_varint(&mut self.bytes, u64::from(entry - self.next));
-        let mask = tf
-            .iter()
-            .enumerate()
-            .fold(0u8, |m, (f, t)| if *t > 0 { m | (1 << f) } else { m });
-        self.bytes.push(mask);
-        for t in tf.iter().filter(|t| **t > 0) {
-            write_varint(&mut self.bytes, u64::from(*t));
-        }
+        self.bytes.extend_from_slice(frequencies);
         self.count += 1;
         self.next = entry + 1;
     }
 }
 
-/// Every term's posting list, found by the term's address first: each thread's vocabulary hands
-/// out one `Arc` per term, so nearly every lookup hashes an integer, and only an address not seen
-/// before hashes and compares the text. The caller keeps every term it passes alive until it is
-/// done, so an address never stands for two terms.
+/// Every term's posting list of one shard. A term is found by its vocabulary and id first
+/// (nearly every lookup hashes one integer), and a pair not seen before by its text: terms of
+/// different threads' vocabularies meet there.
 #[derive(Default)]
 struct Postings {
-    // Fx, not SipHash: the keys are addresses and the repository's own text, and the table is
+    // Fx, not SipHash: the keys are numbers and the repository's own text, and the table is
     // sorted afterwards, so map order never shows.
     lists: Vec<(Arc<str>, PostingList)>,
     by_text: FxHashMap<Arc<str>, usize>,
-    by_address: FxHashMap<usize, usize>,
+    by_term: FxHashMap<u64, usize>,
 }
 
 impl Postings {
-    fn list(&mut self, term: &Arc<str>) -> &mut PostingList {
-        let address = Arc::as_ptr(term).cast::<u8>() as usize;
-        let slot = match self.by_address.get(&address) {
+    /// The list of term `id` of vocabulary number `vocabulary`, whose texts are `texts`; `None`
+    /// for an id the vocabulary does not have (never, for ids its entries hold).
+    fn list(&mut self, vocabulary: u32, id: u32, texts: &[Arc<str>]) -> Option<&mut PostingList> {
+        let key = u64::from(vocabulary) << 32 | u64::from(id);
+        let slot = match self.by_term.get(&key) {
             Some(slot) => *slot,
             None => {
+                let term = texts.get(id as usize)?;
                 let slot = match self.by_text.get(&**term) {
                     Some(slot) => *slot,
                     None => {
@@ -67,11 +64,11 @@ impl Postings {
                         self.lists.len() - 1
                     }
                 };
-                self.by_address.insert(address, slot);
+                self.by_term.insert(key, slot);
                 slot
             }
         };
-        &mut self.lists[slot].1
+        self.lists.get_mut(slot).map(|(_, list)| list)
     }
 }
 
@@ -218,18 +215,38 @@ fn analyse_entries(projection: &RetrievalIndexV1) -> Vec<Arc<AnalysedEntry>> {
 /// The posting table and the total tokens per field. Each shard of terms is merged on its own
 /// (terms never cross shards), entries in order.
 fn postings_table(analysed: &[Arc<AnalysedEntry>]) -> (TableBytes, [f64; FIELD_COUNT]) {
+    // The vocabularies the entries' ids refer to (one per tokenizing thread, more when one
+    // started over), numbered in order of first use, and each entry's number.
+    let mut vocabularies: Vec<&TermList> = Vec::new();
+    let mut numbers: FxHashMap<*const TermList, u32> = FxHashMap::default();
+    let entry_vocabulary: Vec<u32> = analysed
+        .iter()
+        .map(|entry| {
+            let vocabulary = &**entry.vocabulary();
+            *numbers
+                .entry(std::ptr::from_ref(vocabulary))
+                .or_insert_with(|| {
+                    vocabularies.push(vocabulary);
+                    u32::try_from(vocabularies.len() - 1).unwrap_or(u32::MAX)
+                })
+        })
+        .collect();
     let shards: Vec<Vec<(Arc<str>, PostingList)>> = (0..SHARDS)
         .into_par_iter()
         .map(|shard| {
+            let texts: Vec<_> = vocabularies.iter().map(|v| v.read()).collect();
             let mut postings = Postings::default();
-            for (index, entry) in analysed.iter().enumerate() {
+            for (index, (entry, vocabulary)) in analysed.iter().zip(&entry_vocabulary).enumerate() {
                 let index = u32::try_from(index).unwrap_or(u32::MAX);
-                for (term, tf) in entry.shard(shard) {
-                    postings.list(term).push(index, tf);
+                let Some(texts) = texts.get(*vocabulary as usize) else {
+                    continue;
+                };
+                for (id, frequencies) in entry.shard(shard) {
+                    if let Some(list) = postings.list(*vocabulary, id, texts) {
+                        list.push(index, frequencies);
+                    }
                 }
             }
-            // Every term's address stayed unique while `postings` keyed by it: `analysed` is
-            // borrowed throughout.
             postings.lists
         })
         .collect();
