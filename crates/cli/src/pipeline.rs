@@ -6,9 +6,12 @@ use std::collections::BTreeMap;
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::areas::AreaRules;
 use doc_bridge_discover::observe::{ObservedFile, observe_and_stat_all};
+pub use doc_bridge_discover::seal_snapshot;
 use doc_bridge_discover::stamps::{Stamps, hash_all_stamped, now_ns};
 use doc_bridge_discover::walk::WalkedFile;
-use doc_bridge_discover::{BuildOptions, WalkOptions, analyzer_versions, build_snapshot, walk};
+use doc_bridge_discover::{
+    BuildOptions, WalkOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed, walk,
+};
 use doc_bridge_model::artifact::{ArtifactError, read_json, to_artifact_bytes, write_atomic};
 use doc_bridge_model::index::{DocBridgeIndexV1, Inputs};
 use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot};
@@ -45,6 +48,21 @@ pub fn walk_options(repo: &Repo) -> WalkOptions {
 /// Walks and observes the repository, and builds the snapshot (keeping the previous
 /// `generatedAt` when the content did not change).
 pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
+    let (mut scanned, previous) = scan_unsealed(repo, progress)?;
+    let hash = seal_snapshot(&scanned.snapshot);
+    let generated_at = kept_generated_at(previous, &hash, &scanned.snapshot.generated_at);
+    scanned.snapshot.content_hash = hash;
+    scanned.snapshot.generated_at = generated_at;
+    Ok(scanned)
+}
+
+/// [`scan`] up to, not including, the snapshot's seal: its `content_hash` is a placeholder
+/// and its `generatedAt` this run's, until the caller seals it ([`seal_snapshot`]) and decides
+/// the time with the previous snapshot's head, returned beside it ([`kept_generated_at`]).
+pub fn scan_unsealed(
+    repo: &Repo,
+    progress: &Progress,
+) -> Result<(Scanned, Option<Head>), UserError> {
     // Every file is opened anyway: its size and time come from the open file, not a stat by
     // path during the walk.
     let options = WalkOptions {
@@ -69,13 +87,50 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
     let analyses = AnalysisCache::from_observed(&observed);
     let reused = observed.iter().filter(|f| f.reused).count();
     bar.finish_and_clear();
-    let snapshot = snapshot_of(repo, &observed, walked.diagnostics);
-    Ok(Scanned {
+    let previous = read_head(&repo.artifact(SNAPSHOT_FILE));
+    let snapshot = phase("snapshot", || {
+        build_snapshot_unsealed(
+            &observed,
+            walked.diagnostics,
+            &build_options(repo, &observed),
+            &exists_on_disk(repo),
+            now_rfc3339(),
+        )
+    });
+    let scanned = Scanned {
         snapshot,
         walked: walked.files,
         analyses,
         reused,
-    })
+    };
+    Ok((scanned, previous))
+}
+
+/// The `generatedAt` an artifact sealed to `hash` records: the previous one's when its content
+/// did not change (so an unchanged repository gives byte-identical files), else `now`.
+pub fn kept_generated_at(previous: Option<Head>, hash: &ContentHash, now: &str) -> String {
+    match previous {
+        Some(previous) if previous.content_hash == *hash => previous.generated_at,
+        _ => now.to_owned(),
+    }
+}
+
+fn build_options(repo: &Repo, observed: &[ObservedFile]) -> BuildOptions {
+    BuildOptions {
+        project_name: project_name(repo, observed),
+        agent_root: repo.agent_root(),
+        area_rules: AreaRules {
+            depth: repo.config.analysis.areas.depth(),
+            source_roots: repo.config.analysis.areas.source_roots(),
+        },
+    }
+}
+
+/// Whether a path exists on disk although the walk did not admit it (ignored files): links to
+/// it are not broken.
+fn exists_on_disk(repo: &Repo) -> impl Fn(&RelPath) -> bool + Sync + use<> {
+    let root = repo.root.clone();
+    move |path: &RelPath| root.join(path.as_str()).symlink_metadata().is_ok()
 }
 
 /// Builds the snapshot from observed files (in walk order) and the walk's diagnostics, keeping
@@ -98,24 +153,18 @@ pub fn snapshot_after(
     walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
     previous: Option<Head>,
 ) -> Snapshot {
-    let options = BuildOptions {
-        project_name: project_name(repo, observed),
-        agent_root: repo.agent_root(),
-        area_rules: AreaRules {
-            depth: repo.config.analysis.areas.depth(),
-            source_roots: repo.config.analysis.areas.source_roots(),
-        },
-    };
-    let root = repo.root.clone();
-    let exists = move |path: &RelPath| root.join(path.as_str()).symlink_metadata().is_ok();
+    let options = build_options(repo, observed);
     let mut snapshot = phase("snapshot", || {
-        build_snapshot(observed, walk_diagnostics, &options, &exists, now_rfc3339())
+        build_snapshot(
+            observed,
+            walk_diagnostics,
+            &options,
+            &exists_on_disk(repo),
+            now_rfc3339(),
+        )
     });
-    if let Some(previous) = previous
-        && previous.content_hash == snapshot.content_hash
-    {
-        snapshot.generated_at = previous.generated_at;
-    }
+    snapshot.generated_at =
+        kept_generated_at(previous, &snapshot.content_hash, &snapshot.generated_at);
     snapshot
 }
 
@@ -402,26 +451,33 @@ pub fn index_after(
     snapshot: &Snapshot,
     previous: Option<Head>,
 ) -> (DocBridgeIndexV1, Collection) {
+    let (mut index, collection) = index_of_unsealed(repo, snapshot, None);
+    index.generated_at = kept_generated_at(previous, &index.content_hash, &index.generated_at);
+    (index, collection)
+}
+
+/// Builds the index from a snapshot that may not be sealed yet (`snapshot_hash` then gives its
+/// seal, see `IndexOptions::snapshot_hash`). Its `generatedAt` is the snapshot's, for the
+/// caller to settle with [`kept_generated_at`] once both are sealed.
+pub fn index_of_unsealed(
+    repo: &Repo,
+    snapshot: &Snapshot,
+    snapshot_hash: Option<&(dyn Fn() -> ContentHash + Sync)>,
+) -> (DocBridgeIndexV1, Collection) {
     let agent_root = repo.agent_root();
-    let generated_at = snapshot.generated_at.clone();
-    let (mut index, collection) = phase("index", || {
+    phase("index", || {
         build_index_with_collection(
             snapshot,
             IndexOptions {
                 config: &repo.config,
                 agent_root: agent_root.as_ref(),
                 inputs: snapshot_inputs(repo, snapshot),
-                generated_at,
+                generated_at: snapshot.generated_at.clone(),
                 overlay: &overlay_signals_for(repo, snapshot),
+                snapshot_hash,
             },
         )
-    });
-    if let Some(previous) = previous
-        && previous.content_hash == index.content_hash
-    {
-        index.generated_at = previous.generated_at;
-    }
-    (index, collection)
+    })
 }
 
 /// The two fields of a previous artifact that decide whether `generatedAt` is kept.

@@ -55,6 +55,21 @@ pub fn build_snapshot(
     exists: &(dyn Fn(&RelPath) -> bool + Sync),
     generated_at: String,
 ) -> Snapshot {
+    let mut snapshot =
+        build_snapshot_unsealed(observed, walk_diagnostics, options, exists, generated_at);
+    snapshot.content_hash = seal_snapshot(&snapshot);
+    snapshot
+}
+
+/// [`build_snapshot`] without the seal: `content_hash` is the empty input's hash until the
+/// caller sets [`seal_snapshot`]'s (a caller that seals on another thread while it goes on).
+pub fn build_snapshot_unsealed(
+    observed: &[ObservedFile],
+    walk_diagnostics: Vec<Diagnostic>,
+    options: &BuildOptions,
+    exists: &(dyn Fn(&RelPath) -> bool + Sync),
+    generated_at: String,
+) -> Snapshot {
     let mut builder = Builder::new(observed, options);
     builder.diagnostics.extend(walk_diagnostics);
     for file in observed {
@@ -715,7 +730,7 @@ impl<'a> Builder<'a> {
                 .entry(diagnostic.code.clone())
                 .or_default() += 1;
         }
-        let mut snapshot = Snapshot {
+        Snapshot {
             artifact_type: SNAPSHOT_TYPE.to_owned(),
             schema_version: SNAPSHOT_SCHEMA_VERSION,
             content_hash: ContentHash::of_bytes(b""),
@@ -731,23 +746,27 @@ impl<'a> Builder<'a> {
             relations: self.relations,
             diagnostics: self.diagnostics,
             stats,
-        };
-        if let Ok(hash) = phase("snapshot: seal", || {
-            semantic_hash_large_prekeyed(
-                &snapshot,
-                SNAPSHOT_HASH_EXCLUDED,
-                &[
-                    &snapshot.files,
-                    &snapshot.entities,
-                    &snapshot.relations,
-                    &snapshot.diagnostics,
-                ],
-            )
-        }) {
-            snapshot.content_hash = hash;
         }
-        snapshot
     }
+}
+
+/// A snapshot's seal, its `content_hash`: the semantic hash of everything but the fields
+/// `SNAPSHOT_HASH_EXCLUDED` names (the empty input's hash should it not encode, which a
+/// snapshot built here always does).
+pub fn seal_snapshot(snapshot: &Snapshot) -> ContentHash {
+    phase("snapshot: seal", || {
+        semantic_hash_large_prekeyed(
+            snapshot,
+            SNAPSHOT_HASH_EXCLUDED,
+            &[
+                &snapshot.files,
+                &snapshot.entities,
+                &snapshot.relations,
+                &snapshot.diagnostics,
+            ],
+        )
+    })
+    .unwrap_or_else(|_| ContentHash::of_bytes(b""))
 }
 
 fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {

@@ -17,5 +17,7 @@ pub mod stamps;
 pub mod stat;
 pub mod walk;
 
-pub use build::{BuildOptions, analyzer_versions, build_snapshot};
+pub use build::{
+    BuildOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed, seal_snapshot,
+};
 pub use walk::{WalkOptions, walk};

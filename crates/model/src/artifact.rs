@@ -119,6 +119,29 @@ pub fn prepare_sealed_if_changed<T: Serialize>(
     }
 }
 
+/// [`prepare_sealed_if_changed`] for an artifact of type `T` sealed to `hash` inside the active
+/// encoding memo, with the fields its seal left out (`contentHash`, `generatedAt`, ...) given
+/// as `left_out`: for a caller that sealed the artifact but cannot hand over the value with
+/// those fields set (another thread still reads it). Fails when the memo holds no such seal.
+pub fn prepare_sealed_fields_if_changed<T: ?Sized, F: ?Sized + Serialize>(
+    path: &Path,
+    left_out: &F,
+    hash: &crate::ContentHash,
+) -> Result<PendingWrite, ArtifactError> {
+    let mut sink = ChangeWriter::new(path);
+    let written = crate::memo::write_sealed_fields::<T, F>(left_out, hash, &mut sink)
+        .unwrap_or_else(|| {
+            Err(format!(
+                "no seal of {} to {hash} in the active encoding memo",
+                std::any::type_name::<T>()
+            ))
+        });
+    match written {
+        Ok(()) => sink.finish(),
+        Err(e) => Err(sink.io_error().unwrap_or(ArtifactError::Encode(e))),
+    }
+}
+
 /// An artifact whose new content is complete but not yet in place (see
 /// [`prepare_sealed_if_changed`]). Dropped without [`PendingWrite::commit`], it leaves the file
 /// as it was and removes its temporary file.
@@ -436,6 +459,67 @@ mod tests {
             .unwrap()
             .collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn a_sealed_artifact_is_written_with_its_left_out_fields_given_apart() {
+        use crate::memo::{EncodingMemo, with_memo};
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Sealed {
+            items: Vec<serde_json::Value>,
+            name: String,
+            content_hash: String,
+            generated_at: String,
+        }
+        let mut value = Sealed {
+            items: vec![json!({"b": 1.5, "a": "x"}), json!({"c": [1, 2]})],
+            name: "n".to_owned(),
+            content_hash: String::new(),
+            generated_at: String::new(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        let excluded = ["contentHash", "generatedAt"];
+        let prepare = |memo: &std::sync::Arc<EncodingMemo>,
+                       left_out: &serde_json::Value,
+                       hash: &crate::ContentHash| {
+            with_memo(memo, || {
+                prepare_sealed_fields_if_changed::<Sealed, _>(&path, left_out, hash)
+            })
+        };
+        for memo in [EncodingMemo::new(), EncodingMemo::single_use()] {
+            let _ = std::fs::remove_file(&path);
+            let hash = with_memo(&memo, || {
+                crate::hash::semantic_hash_large(&value, &excluded).unwrap()
+            });
+            let left_out = json!({"contentHash": hash, "generatedAt": "2026-11-30T00:00:00Z"});
+            assert!(prepare(&memo, &left_out, &hash).unwrap().commit().unwrap());
+            value.content_hash = hash.as_str().to_owned();
+            value.generated_at = "2026-11-30T00:00:00Z".to_owned();
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                to_artifact_bytes(&value).unwrap()
+            );
+            // Unchanged: nothing to write.
+            assert!(!prepare(&memo, &left_out, &hash).unwrap().commit().unwrap());
+            // A missing or an extra left-out field, a seal of another hash or type: an error.
+            assert!(prepare(&memo, &json!({"contentHash": hash}), &hash).is_err());
+            let extra = json!({"contentHash": hash, "generatedAt": "", "name": "m"});
+            assert!(prepare(&memo, &extra, &hash).is_err());
+            let other = crate::ContentHash::of_bytes(b"other");
+            assert!(prepare(&memo, &left_out, &other).is_err());
+            let other_type = with_memo(&memo, || {
+                prepare_sealed_fields_if_changed::<Vec<u8>, _>(&path, &left_out, &hash)
+            });
+            assert!(other_type.is_err());
+            value.content_hash.clear();
+            value.generated_at.clear();
+        }
+        // Outside a memo there is no seal to write from.
+        let hash = crate::ContentHash::of_bytes(b"");
+        let outside = prepare_sealed_fields_if_changed::<Sealed, _>(&path, &json!({}), &hash);
+        assert!(outside.is_err());
     }
 
     #[test]

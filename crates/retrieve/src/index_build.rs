@@ -33,6 +33,10 @@ pub struct IndexOptions<'a> {
     pub generated_at: String,
     /// The live accepted overlay (empty without enrichment).
     pub overlay: &'a OverlaySignals,
+    /// The snapshot's seal, when the snapshot passed is not sealed yet (its seal runs beside
+    /// the index build): asked for once, when the projection is sealed, and may wait for it.
+    /// `None`: the snapshot's own `content_hash`.
+    pub snapshot_hash: Option<&'a (dyn Fn() -> ContentHash + Sync)>,
 }
 
 /// Effective ranking settings: defaults overridden by `retrieval.weights` / `retrieval.params`.
@@ -126,6 +130,7 @@ pub fn build_index_with_collection(
                 options.overlay,
                 config,
                 configuration_hash(config),
+                options.snapshot_hash,
             )
         });
         let routing = routing

@@ -48,16 +48,18 @@ pub fn project(
     config: &Config,
     configuration_hash: ContentHash,
 ) -> RetrievalIndexV1 {
-    project_with_collection(snapshot, overlay, config, configuration_hash).0
+    project_with_collection(snapshot, overlay, config, configuration_hash, None).0
 }
 
 /// Builds the projection and the search collection in one pass: the collection's tokenization
-/// also gives the projection's average field lengths.
+/// also gives the projection's average field lengths. `snapshot_hash`, when given, is the seal
+/// of a snapshot not sealed yet (see `IndexOptions::snapshot_hash`).
 pub fn project_with_collection(
     snapshot: &Snapshot,
     overlay: &OverlaySignals,
     config: &Config,
     configuration_hash: ContentHash,
+    snapshot_hash: Option<&(dyn Fn() -> ContentHash + Sync)>,
 ) -> (RetrievalIndexV1, Collection) {
     // Each entry is a pure function of its entity (copying the entity's text): on all cores,
     // collected in order.
@@ -99,6 +101,9 @@ pub fn project_with_collection(
         .zip(collection.average())
         .map(|(f, average)| (f.name().to_owned(), (average * 1e6).round() / 1e6))
         .collect();
+    if let Some(sealed) = snapshot_hash {
+        projection.snapshot_hash = phase("projection: wait for the snapshot's seal", sealed);
+    }
     if let Ok(hash) = phase("projection: seal", || {
         semantic_hash_large_prekeyed(
             &projection,

@@ -9,7 +9,10 @@ use crate::pipeline::{
 };
 use crate::progress::Progress;
 use crate::repo::Repo;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use doc_bridge_model::ContentHash;
+use doc_bridge_model::snapshot::Snapshot;
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::WalkedFile;
@@ -38,30 +41,58 @@ pub fn run(args: &IndexArgs) -> CommandResult {
 /// Scans, builds and writes every artifact, inside `memo`.
 fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> CommandResult {
     let progress = Progress::new(args.common.quiet);
-    let scanned = pipeline::scan(repo, &progress)?;
-    let snapshot = scanned.snapshot;
-    // Writing the snapshot (encoding 50 MB on a large tree) needs nothing from the index: it
-    // runs on its own thread while the index is built. Its sync to disk and rename wait for the
-    // end, beside the index's, so a slow disk holds up neither the build nor the other write.
-    let ((index, collection), snapshot_pending) = std::thread::scope(|scope| {
+    let (scanned, previous_snapshot) = pipeline::scan_unsealed(repo, &progress)?;
+    let mut snapshot = scanned.snapshot;
+    let previous_index = pipeline::read_head(&repo.artifact(INDEX_FILE));
+    // The snapshot is sealed and written on a thread of its own while the index is built: the
+    // index needs the snapshot's seal only when its projection is sealed, at the end, and waits
+    // for it there. The snapshot's sync to disk and rename wait for the end, beside the
+    // index's, so a slow disk holds up neither the build nor the other write.
+    let sealed: OnceLock<ContentHash> = OnceLock::new();
+    let ((mut index, collection), written) = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
-            let prepared = with_memo(memo, || {
-                phase("write snapshot", || {
-                    pipeline::prepare_sealed_if_changed(
+            let _unblock = Unblock(&sealed);
+            with_memo(memo, || {
+                let hash = pipeline::seal_snapshot(&snapshot);
+                let _ = sealed.set(hash.clone());
+                let generated_at =
+                    pipeline::kept_generated_at(previous_snapshot, &hash, &snapshot.generated_at);
+                let left_out = SnapshotLeftOut {
+                    content_hash: &hash,
+                    generated_at: &generated_at,
+                    stats: &snapshot.stats,
+                };
+                let prepared = phase("write snapshot", || {
+                    doc_bridge_model::artifact::prepare_sealed_fields_if_changed::<Snapshot, _>(
                         &repo.artifact(SNAPSHOT_FILE),
-                        &snapshot,
-                        &snapshot.content_hash,
+                        &left_out,
+                        &hash,
                     )
-                })
-            });
-            // Its pieces (the whole snapshot, encoded) are free for the index build to reuse.
-            memo.forget_seal::<doc_bridge_model::snapshot::Snapshot>();
-            prepared
+                });
+                // Its pieces (the whole snapshot, encoded) are free for the index to reuse.
+                memo.forget_seal::<Snapshot>();
+                (hash, generated_at, prepared)
+            })
         });
-        let built = pipeline::index(repo, &snapshot);
+        let seal = || sealed.wait().clone();
+        let built = pipeline::index_of_unsealed(repo, &snapshot, Some(&seal));
         (built, joined(writer))
     });
-    let snapshot_pending = snapshot_pending?;
+    let (hash, generated_at, prepared) = written;
+    snapshot.content_hash = hash;
+    snapshot.generated_at = generated_at;
+    index.generated_at =
+        pipeline::kept_generated_at(previous_index, &index.content_hash, &snapshot.generated_at);
+    let snapshot_pending = match prepared {
+        Ok(pending) => pending,
+        // Not written from the seal (no seal to write from: not expected inside this memo):
+        // written whole now that the snapshot holds its seal.
+        Err(_) => pipeline::prepare_sealed_if_changed(
+            &repo.artifact(SNAPSHOT_FILE),
+            &snapshot,
+            &snapshot.content_hash,
+        )?,
+    };
     let (wrote_snapshot, wrote_index, llms) = write_index_and_caches(
         repo,
         snapshot_pending,
@@ -156,6 +187,26 @@ fn write_index_and_caches(
         let llms = joined(side)?;
         Ok((wrote_snapshot, wrote_index, llms))
     })
+}
+
+/// The fields a snapshot's seal leaves out (`SNAPSHOT_HASH_EXCLUDED`), written beside the
+/// sealed ones by the thread that sealed it.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapshotLeftOut<'a> {
+    content_hash: &'a ContentHash,
+    generated_at: &'a str,
+    stats: &'a doc_bridge_model::snapshot::SnapshotStats,
+}
+
+/// Gives a placeholder seal if the sealing thread ends without one (it panicked), so the index
+/// build waiting for it is never stuck; the panic goes on at the join.
+struct Unblock<'a>(&'a OnceLock<ContentHash>);
+
+impl Drop for Unblock<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.set(ContentHash::of_bytes(b""));
+    }
 }
 
 /// A helper thread's result; its panic (a bug) goes on in this thread.

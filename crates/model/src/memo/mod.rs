@@ -440,6 +440,41 @@ pub(crate) fn write_sealed_artifact<T: ?Sized + Serialize>(
     Some(write_pretty_object(&mut fields, 0, &mut out).and_then(|()| out.finish()))
 }
 
+/// [`write_sealed_artifact`] for a value of type `T` that this memo sealed to `hash`, with the
+/// fields the seal left out taken from `left_out` (a struct or map holding exactly those fields)
+/// instead of from the value: the value itself is not needed. `None` when no memo is active or
+/// it holds no such seal; an error when `left_out` does not hold exactly the left-out fields.
+pub(crate) fn write_sealed_fields<T: ?Sized, F: ?Sized + Serialize>(
+    left_out: &F,
+    hash: &ContentHash,
+    sink: &mut dyn std::io::Write,
+) -> Option<Result<(), String>> {
+    let memo = current()?;
+    let split = memo.sealed_split(std::any::type_name::<T>(), hash)?;
+    let fresh = match left_out.serialize(NodeSerializer::top(&memo, None)) {
+        Ok(Node::Object(fresh)) => fresh,
+        // A map (not a struct) stays one value.
+        Ok(Node::Leaf(Value::Object(map))) => map
+            .into_iter()
+            .map(|(key, value)| (key, Node::Leaf(value)))
+            .collect(),
+        Ok(_) => return Some(Err("left-out fields are not a JSON object".to_owned())),
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let mut given: Vec<&str> = fresh.iter().map(|(key, _)| key.as_str()).collect();
+    let mut expected: Vec<&str> = split.excluded.iter().map(String::as_str).collect();
+    given.sort_unstable();
+    expected.sort_unstable();
+    if given != expected {
+        return Some(Err(format!(
+            "left-out fields {given:?} are not the seal's {expected:?}"
+        )));
+    }
+    let mut fields = sealed_members(&split, &fresh);
+    let mut out = PrettyOut::new(sink, !memo.single_use);
+    Some(write_pretty_object(&mut fields, 0, &mut out).and_then(|()| out.finish()))
+}
+
 /// Artifact bytes through the active memo; `None` when no memo is active.
 pub(crate) fn artifact_bytes<T: ?Sized + Serialize>(value: &T) -> Option<Result<Vec<u8>, String>> {
     let mut out = Vec::new();
