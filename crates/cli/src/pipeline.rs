@@ -19,7 +19,8 @@ use doc_bridge_model::{ContentHash, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_retrieve::cache::{FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::{
-    IndexOptions, build_index_with_collection, configuration_hash, fingerprint, index_hash,
+    IndexOptions, build_index_with_collection, build_unsealed_index_with_collection,
+    configuration_hash, fingerprint, index_hash,
 };
 
 use crate::clock::now_rfc3339;
@@ -451,32 +452,36 @@ pub fn index_after(
     snapshot: &Snapshot,
     previous: Option<Head>,
 ) -> (DocBridgeIndexV1, Collection) {
-    let (mut index, collection) = index_of_unsealed(repo, snapshot, None);
+    let (mut index, collection) = index_from(repo, snapshot, None, true);
     index.generated_at = kept_generated_at(previous, &index.content_hash, &index.generated_at);
     (index, collection)
 }
 
 /// Builds the index from a snapshot that may not be sealed yet (`snapshot_hash` then gives its
-/// seal, see `IndexOptions::snapshot_hash`). Its `generatedAt` is the snapshot's, for the
-/// caller to settle with [`kept_generated_at`] once both are sealed.
-pub fn index_of_unsealed(
+/// seal, see `IndexOptions::snapshot_hash`); sealed unless `seal_index` is false (the caller
+/// seals it as it writes it). Its `generatedAt` is the snapshot's, for the caller to settle
+/// with [`kept_generated_at`] once both are sealed.
+pub fn index_from(
     repo: &Repo,
     snapshot: &Snapshot,
     snapshot_hash: Option<&(dyn Fn() -> ContentHash + Sync)>,
+    seal_index: bool,
 ) -> (DocBridgeIndexV1, Collection) {
     let agent_root = repo.agent_root();
+    let options = IndexOptions {
+        config: &repo.config,
+        agent_root: agent_root.as_ref(),
+        inputs: snapshot_inputs(repo, snapshot),
+        generated_at: snapshot.generated_at.clone(),
+        overlay: &overlay_signals_for(repo, snapshot),
+        snapshot_hash,
+    };
     phase("index", || {
-        build_index_with_collection(
-            snapshot,
-            IndexOptions {
-                config: &repo.config,
-                agent_root: agent_root.as_ref(),
-                inputs: snapshot_inputs(repo, snapshot),
-                generated_at: snapshot.generated_at.clone(),
-                overlay: &overlay_signals_for(repo, snapshot),
-                snapshot_hash,
-            },
-        )
+        if seal_index {
+            build_index_with_collection(snapshot, options)
+        } else {
+            build_unsealed_index_with_collection(snapshot, options)
+        }
     })
 }
 

@@ -142,6 +142,38 @@ pub fn prepare_sealed_fields_if_changed<T: ?Sized, F: ?Sized + Serialize>(
     }
 }
 
+/// Seals `value` (its semantic hash without `excluded`, the elements of `arrays` keyed ahead)
+/// and writes it to a new file for `path` at the same time, inside the active encoding memo:
+/// the hash on one thread while this one writes, the hash put in place of `value`'s
+/// placeholder `contentHash` (the empty input's hash, as a value holds it until sealed) once
+/// both are done. Returns the seal and the write, to commit; `None` outside an encoding memo
+/// (the caller then seals, and writes after).
+///
+/// For a file with no content worth keeping: the new content is never compared with the old,
+/// as [`prepare_sealed_if_changed`] does, so an unchanged artifact is written again.
+pub fn seal_and_prepare<T: Serialize>(
+    path: &Path,
+    value: &T,
+    excluded: &[&str],
+    arrays: &[&dyn crate::memo::Prekey],
+) -> Option<Result<(crate::ContentHash, PendingWrite), ArtifactError>> {
+    let mut sink = ChangeWriter::fresh(path);
+    let written = crate::memo::seal_and_write(value, excluded, arrays, &mut sink)?;
+    let result = match written {
+        Ok((hash, at)) => sink.finish().and_then(|mut pending| {
+            pending
+                .patch(at, hash.as_str().as_bytes())
+                .map_err(|source| ArtifactError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+            Ok((hash, pending))
+        }),
+        Err(e) => Err(sink.io_error().unwrap_or(ArtifactError::Encode(e))),
+    };
+    Some(result)
+}
+
 /// An artifact whose new content is complete but not yet in place (see
 /// [`prepare_sealed_if_changed`]). Dropped without [`PendingWrite::commit`], it leaves the file
 /// as it was and removes its temporary file.
@@ -160,6 +192,17 @@ impl PendingWrite {
             Some(tmp) => tmp.as_file().metadata(),
             None => std::fs::metadata(&self.path),
         }
+    }
+
+    /// Overwrites the new content at `offset` with `bytes` (a placeholder of their length).
+    fn patch(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let Some(tmp) = &self.tmp else {
+            return Err(std::io::Error::other("no new content to patch"));
+        };
+        let mut file = tmp.as_file();
+        file.seek(SeekFrom::Start(offset))?;
+        file.write_all(bytes)
     }
 
     /// Syncs the new content and renames it over the target; returns whether anything was
@@ -194,9 +237,17 @@ struct ChangeWriter<'p> {
 impl<'p> ChangeWriter<'p> {
     fn new(path: &'p Path) -> Self {
         Self {
-            path,
             // Missing or unreadable: it will be replaced (or the write fails and says why).
             old: std::fs::read(path).ok(),
+            ..Self::fresh(path)
+        }
+    }
+
+    /// A writer that does not compare: everything goes to a new temporary file.
+    fn fresh(path: &'p Path) -> Self {
+        Self {
+            path,
+            old: None,
             matched: 0,
             tmp: None,
             error: None,
@@ -520,6 +571,71 @@ mod tests {
         let hash = crate::ContentHash::of_bytes(b"");
         let outside = prepare_sealed_fields_if_changed::<Sealed, _>(&path, &json!({}), &hash);
         assert!(outside.is_err());
+    }
+
+    #[test]
+    fn sealing_while_writing_gives_the_seal_and_the_bytes_of_sealing_then_writing() {
+        use crate::memo::{EncodingMemo, with_memo};
+        #[derive(Serialize, Clone)]
+        #[serde(rename_all = "camelCase")]
+        struct Sealed {
+            // Sorts before `contentHash` and is large: the placeholder's position is counted
+            // across flushed chunks and indented pieces.
+            aardvarks: Vec<serde_json::Value>,
+            content_hash: crate::ContentHash,
+            generated_at: String,
+            name: String,
+        }
+        let value = Sealed {
+            aardvarks: (0..3000)
+                .map(|i| json!({"n": i, "text": "x".repeat(i % 200), "f": 0.5}))
+                .collect(),
+            content_hash: crate::ContentHash::of_bytes(b""),
+            generated_at: "2026-11-30T00:00:00Z".to_owned(),
+            name: "n".to_owned(),
+        };
+        let excluded = ["contentHash", "generatedAt"];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        // An old file is replaced whatever it holds.
+        std::fs::write(&path, b"old").unwrap();
+        for memo in [EncodingMemo::new(), EncodingMemo::single_use()] {
+            let (hash, pending) = with_memo(&memo, || {
+                seal_and_prepare(&path, &value, &excluded, &[&value.aardvarks])
+            })
+            .unwrap()
+            .unwrap();
+            assert_eq!(hash, crate::hash::semantic_hash(&value, &excluded).unwrap());
+            let announced = pending.metadata().unwrap().len();
+            assert!(pending.commit().unwrap());
+            let sealed = Sealed {
+                content_hash: hash,
+                ..value.clone()
+            };
+            let bytes = std::fs::read(&path).unwrap();
+            assert_eq!(bytes, to_artifact_bytes(&sealed).unwrap());
+            assert_eq!(announced, bytes.len() as u64);
+        }
+        // Outside a memo: not done here.
+        assert!(seal_and_prepare(&path, &value, &excluded, &[]).is_none());
+        // A placeholder of another length is refused, the file left as it was.
+        let before = std::fs::read(&path).unwrap();
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Short {
+            content_hash: String,
+            name: String,
+        }
+        let short = Short {
+            content_hash: "short".to_owned(),
+            name: "n".to_owned(),
+        };
+        let memo = EncodingMemo::single_use();
+        let refused = with_memo(&memo, || {
+            seal_and_prepare(&path, &short, &["contentHash"], &[])
+        });
+        assert!(matches!(refused, Some(Err(_))));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 
     #[test]

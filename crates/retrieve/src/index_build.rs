@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use doc_bridge_model::artifact::{ArtifactError, PendingWrite};
 use doc_bridge_model::config::Config;
 use doc_bridge_model::hash::semantic_hash_large_prekeyed;
 use doc_bridge_model::index::{
@@ -114,6 +115,17 @@ pub fn build_index_with_collection(
     snapshot: &Snapshot,
     options: IndexOptions<'_>,
 ) -> (DocBridgeIndexV1, Collection) {
+    let (mut index, collection) = build_unsealed_index_with_collection(snapshot, options);
+    phase("index: seal", || seal(&mut index));
+    (index, collection)
+}
+
+/// [`build_index_with_collection`] without the seal: `contentHash` is the empty input's hash
+/// until the caller seals the index ([`seal`], or [`seal_while_writing`]).
+pub fn build_unsealed_index_with_collection(
+    snapshot: &Snapshot,
+    options: IndexOptions<'_>,
+) -> (DocBridgeIndexV1, Collection) {
     let config = options.config;
     // The routing part (knowledge, handoffs, lookup) and the projection are independent: the
     // routing part runs on a scoped thread of its own while this thread builds the projection
@@ -143,7 +155,7 @@ pub fn build_index_with_collection(
         handoffs,
         lookup,
     } = routing;
-    let mut index = DocBridgeIndexV1 {
+    let index = DocBridgeIndexV1 {
         schema_version: INDEX_SCHEMA_VERSION,
         content_hash: ContentHash::of_bytes(b""),
         content_hash_algo: SEMANTIC_HASH_ALGO.to_owned(),
@@ -157,7 +169,6 @@ pub fn build_index_with_collection(
         projection,
         publication: None,
     };
-    phase("index: seal", || seal(&mut index));
     (index, collection)
 }
 
@@ -347,6 +358,25 @@ pub fn seal(index: &mut DocBridgeIndexV1) {
     if let Some(hash) = index_hash(index) {
         index.content_hash = hash;
     }
+}
+
+/// Seals an unsealed index while writing it to a new file for `path`, at the same time (see
+/// `artifact::seal_and_prepare`): for an index with no previous file worth comparing with.
+/// Returns the write, to commit; `None` outside an encoding memo (the caller seals, then writes).
+pub fn seal_while_writing(
+    index: &mut DocBridgeIndexV1,
+    path: &std::path::Path,
+) -> Option<Result<PendingWrite, ArtifactError>> {
+    let sealed = doc_bridge_model::artifact::seal_and_prepare(
+        path,
+        &*index,
+        INDEX_HASH_EXCLUDED,
+        &[&index.knowledge],
+    )?;
+    Some(sealed.map(|(hash, pending)| {
+        index.content_hash = hash;
+        pending
+    }))
 }
 
 /// The sha256-semantic-v1 hash of an index (its seal), or `None` if it cannot be computed.

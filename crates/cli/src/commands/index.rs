@@ -12,6 +12,7 @@ use crate::repo::Repo;
 use std::sync::{Arc, OnceLock};
 
 use doc_bridge_model::ContentHash;
+use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::snapshot::Snapshot;
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
@@ -44,6 +45,12 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
     let (scanned, previous_snapshot) = pipeline::scan_unsealed(repo, &progress)?;
     let mut snapshot = scanned.snapshot;
     let previous_index = pipeline::read_head(&repo.artifact(INDEX_FILE));
+    // Nothing to keep `generatedAt` from: the index need not be sealed before it is written.
+    let seal = if previous_index.is_none() && previous_snapshot.is_none() {
+        Seal::WhileWriting
+    } else {
+        Seal::Done
+    };
     // The snapshot is sealed and written on a thread of its own while the index is built: the
     // index needs the snapshot's seal only when its projection is sealed, at the end, and waits
     // for it there. The snapshot's sync to disk and rename wait for the end, beside the
@@ -74,15 +81,19 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
                 (hash, generated_at, prepared)
             })
         });
-        let seal = || sealed.wait().clone();
-        let built = pipeline::index_of_unsealed(repo, &snapshot, Some(&seal));
+        let snapshot_seal = || sealed.wait().clone();
+        let built = pipeline::index_from(repo, &snapshot, Some(&snapshot_seal), seal == Seal::Done);
         (built, joined(writer))
     });
     let (hash, generated_at, prepared) = written;
     snapshot.content_hash = hash;
     snapshot.generated_at = generated_at;
-    index.generated_at =
-        pipeline::kept_generated_at(previous_index, &index.content_hash, &snapshot.generated_at);
+    index.generated_at = match seal {
+        Seal::Done => {
+            pipeline::kept_generated_at(previous_index, &index.content_hash, &snapshot.generated_at)
+        }
+        Seal::WhileWriting => snapshot.generated_at.clone(),
+    };
     let snapshot_pending = match prepared {
         Ok(pending) => pending,
         // Not written from the seal (no seal to write from: not expected inside this memo):
@@ -98,7 +109,7 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
         snapshot_pending,
         (&scanned.walked, &scanned.analyses),
         &snapshot,
-        &index,
+        (&mut index, seal),
         collection,
     )?;
     if let crate::llms::LlmsWrite::Foreign(path) = &llms {
@@ -144,15 +155,16 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
 }
 
 /// Writes `index.json`, `llms.txt` and the caches, overlapping what does not depend on each
-/// other: the file caches and `llms.txt` on a helper thread while the index is written, and the
-/// search cache (keyed by the stamp `index.json` will have) while the index is synced to disk.
-/// Returns whether the index was written, and what became of `llms.txt`.
+/// other: the file caches on a helper thread while the index is written, and the search cache
+/// (keyed by the stamp `index.json` will have) and `llms.txt` while the index is synced to
+/// disk. An index left unsealed (`Seal::WhileWriting`) is sealed as it is written. Returns
+/// whether the snapshot and the index were written, and what became of `llms.txt`.
 fn write_index_and_caches(
     repo: &Repo,
     snapshot_pending: PendingWrite,
     (walked, analyses): (&[WalkedFile], &AnalysisCache),
-    snapshot: &doc_bridge_model::snapshot::Snapshot,
-    index: &doc_bridge_model::index::DocBridgeIndexV1,
+    snapshot: &Snapshot,
+    (index, seal): (&mut DocBridgeIndexV1, Seal),
     collection: doc_bridge_retrieve::collection::Collection,
 ) -> Result<(bool, bool, crate::llms::LlmsWrite), UserError> {
     let committed = |pending: PendingWrite| {
@@ -166,15 +178,9 @@ fn write_index_and_caches(
             phase("write file caches", || {
                 pipeline::write_file_caches(repo, walked, snapshot, analyses)
             });
-            phase("write llms.txt", || crate::llms::write(repo, index))
         });
-        let pending = phase("write index", || {
-            pipeline::prepare_sealed_if_changed(
-                &repo.artifact(INDEX_FILE),
-                index,
-                &index.content_hash,
-            )
-        })?;
+        let pending = phase("write index", || write_index(repo, index, seal))?;
+        let index = &*index;
         let stamp = pending.metadata().ok().and_then(|m| pipeline::stamp_of(&m));
         let index_sync = scope.spawn(move || phase("sync index", || committed(pending)));
         if let Some(stamp) = stamp {
@@ -182,11 +188,42 @@ fn write_index_and_caches(
                 pipeline::write_search_cache_for(repo, index, collection, stamp)
             });
         }
+        let llms = phase("write llms.txt", || crate::llms::write(repo, index));
         let wrote_snapshot = joined(snapshot_sync)?;
         let wrote_index = joined(index_sync)?;
-        let llms = joined(side)?;
-        Ok((wrote_snapshot, wrote_index, llms))
+        joined(side);
+        Ok((wrote_snapshot, wrote_index, llms?))
     })
+}
+
+/// Whether the index is sealed before it is written, or while.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seal {
+    /// Sealed already: written from its seal, compared with the file there.
+    Done,
+    /// Not sealed yet, and no previous index or snapshot to keep a time from: sealed while it
+    /// is written to a new file (the hash on one thread, the file on another).
+    WhileWriting,
+}
+
+/// `index.json`, up to its sync and rename.
+fn write_index(
+    repo: &Repo,
+    index: &mut DocBridgeIndexV1,
+    seal: Seal,
+) -> Result<PendingWrite, UserError> {
+    let path = repo.artifact(INDEX_FILE);
+    if seal == Seal::WhileWriting {
+        match doc_bridge_retrieve::seal_while_writing(index, &path) {
+            Some(pending) => {
+                return pending
+                    .map_err(|e| UserError::error(format!("cannot write artifact: {e}")));
+            }
+            // Outside an encoding memo (not the case here): sealed, then written.
+            None => doc_bridge_retrieve::seal(index),
+        }
+    }
+    pipeline::prepare_sealed_if_changed(&path, index, &index.content_hash)
 }
 
 /// The fields a snapshot's seal leaves out (`SNAPSHOT_HASH_EXCLUDED`), written beside the

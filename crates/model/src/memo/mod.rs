@@ -387,9 +387,14 @@ pub(crate) fn semantic_hash_prekeyed<T: ?Sized + Serialize>(
     arrays: &[&dyn Prekey],
 ) -> Option<Result<ContentHash, String>> {
     let memo = current()?;
+    with_prekeyed(&memo, arrays, || semantic_hash(value, excluded))
+}
+
+/// Runs `work` with the elements of `arrays` keyed (see [`semantic_hash_prekeyed`]).
+fn with_prekeyed<R>(memo: &EncodingMemo, arrays: &[&dyn Prekey], work: impl FnOnce() -> R) -> R {
     let mut table = PrekeyTable::default();
     for array in arrays {
-        array.prekey(&memo, &mut table);
+        array.prekey(memo, &mut table);
     }
     struct Clear;
     impl Drop for Clear {
@@ -399,7 +404,69 @@ pub(crate) fn semantic_hash_prekeyed<T: ?Sized + Serialize>(
     }
     PREKEYED.with(|prekeyed| *prekeyed.borrow_mut() = Some(table));
     let _clear = Clear;
-    semantic_hash(value, excluded)
+    work()
+}
+
+/// [`semantic_hash_prekeyed`] and the artifact form of `value`, made at the same time: the hash
+/// on a thread of its own while this one writes to `sink`. `value`'s `contentHash` is written
+/// as it is (a placeholder of the hash's length, say the empty input's hash); returned with the
+/// hash is where that placeholder's text starts in the output, for the caller to put the hash
+/// there. `None` when no memo is active or `value` does not split into fields.
+pub(crate) fn seal_and_write<T: ?Sized + Serialize>(
+    value: &T,
+    excluded: &[&str],
+    arrays: &[&dyn Prekey],
+    sink: &mut dyn std::io::Write,
+) -> Option<Result<(ContentHash, u64), String>> {
+    let memo = current()?;
+    let node = with_prekeyed(&memo, arrays, || {
+        value.serialize(NodeSerializer::top(&memo, None))
+    });
+    let fields = match node {
+        Ok(Node::Object(fields)) => fields,
+        Ok(_) => return None,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let placeholder = fields.iter().find_map(|(key, node)| match node {
+        Node::Leaf(Value::String(text)) if key == "contentHash" => Some(text.len()),
+        _ => None,
+    });
+    let (hashed, written) = std::thread::scope(|scope| {
+        let hasher = scope.spawn(|| {
+            let mut kept: Vec<(&str, &Node)> = fields
+                .iter()
+                .filter(|(key, _)| !excluded.contains(&key.as_str()))
+                .map(|(key, node)| (key.as_str(), node))
+                .collect();
+            let mut hasher = Sha256::new();
+            write_canonical_object(&mut kept, &mut hasher)
+                .map(|()| ContentHash::from_digest(&hasher.finalize()))
+        });
+        let mut all: Vec<(&str, &Node)> = fields
+            .iter()
+            .map(|(key, node)| (key.as_str(), node))
+            .collect();
+        let mut out = PrettyOut::new(sink, !memo.single_use).marking("contentHash");
+        let written = write_pretty_object(&mut all, 0, &mut out)
+            .and_then(|()| {
+                out.mark()
+                    .ok_or_else(|| "no contentHash written".to_owned())
+            })
+            .and_then(|at| out.finish().map(|()| at));
+        let hashed = hasher
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (hashed, written)
+    });
+    let result = hashed.and_then(|hash| {
+        let at = written?;
+        if placeholder != Some(hash.as_str().len()) {
+            return Err("the contentHash placeholder is not a hash's length".to_owned());
+        }
+        // After the opening quote.
+        Ok((hash, at + 1))
+    });
+    Some(result)
 }
 
 /// Artifact bytes for `value`, whose seal is `hash`, through the active memo; `None` when no

@@ -82,6 +82,10 @@ pub(super) struct PrettyOut<'w> {
     /// Keep each element's indented form in the memo (a long-running memo: the same element is
     /// written again next refresh); a single-use memo indents straight into the buffer.
     cached: bool,
+    /// Bytes handed to `sink` so far.
+    flushed: u64,
+    /// A top-level member whose value's position in the output is wanted, and that position.
+    marked: Option<(&'static str, Option<u64>)>,
 }
 
 impl<'w> PrettyOut<'w> {
@@ -92,7 +96,32 @@ impl<'w> PrettyOut<'w> {
             buf: Vec::with_capacity(Self::CHUNK + (1 << 16)),
             sink,
             cached,
+            flushed: 0,
+            marked: None,
         }
+    }
+
+    /// Records where the value of the top-level member `key` starts in the output (see
+    /// [`PrettyOut::mark`]).
+    pub(super) fn marking(mut self, key: &'static str) -> Self {
+        self.marked = Some((key, None));
+        self
+    }
+
+    /// Where the marked member's value started, once written.
+    pub(super) fn mark(&self) -> Option<u64> {
+        self.marked.and_then(|(_, at)| at)
+    }
+
+    fn position(&self) -> u64 {
+        self.flushed + self.buf.len() as u64
+    }
+
+    fn flush_buffer(&mut self) -> Result<(), String> {
+        self.sink.write_all(&self.buf).map_err(|e| e.to_string())?;
+        self.flushed += self.buf.len() as u64;
+        self.buf.clear();
+        Ok(())
     }
 
     fn bytes(&mut self, bytes: &[u8]) {
@@ -110,22 +139,22 @@ impl<'w> PrettyOut<'w> {
             crate::sorted_json::indent(&item.canonical, depth, &mut self.buf);
         }
         if self.buf.len() >= Self::CHUNK {
-            self.sink.write_all(&self.buf).map_err(|e| e.to_string())?;
-            self.buf.clear();
+            self.flush_buffer()?;
         }
         Ok(())
     }
 
     /// Writes what is buffered, then `piece` (already indented) straight to the sink.
     fn piece(&mut self, piece: &[u8]) -> Result<(), String> {
-        self.sink.write_all(&self.buf).map_err(|e| e.to_string())?;
-        self.buf.clear();
-        self.sink.write_all(piece).map_err(|e| e.to_string())
+        self.flush_buffer()?;
+        self.sink.write_all(piece).map_err(|e| e.to_string())?;
+        self.flushed += piece.len() as u64;
+        Ok(())
     }
 
     pub(super) fn finish(mut self) -> Result<(), String> {
         self.buf.push(b'\n');
-        self.sink.write_all(&self.buf).map_err(|e| e.to_string())
+        self.flush_buffer()
     }
 }
 
@@ -203,6 +232,14 @@ pub(super) fn write_pretty_object(
         out.indent(depth + 1);
         out.bytes(&canonical_json(key).map_err(|e| e.to_string())?);
         out.bytes(b": ");
+        if depth == 0 {
+            let here = out.position();
+            if let Some((marked, at)) = &mut out.marked
+                && marked == key
+            {
+                *at = Some(here);
+            }
+        }
         write_pretty(value, depth + 1, out)?;
     }
     out.bytes(b"\n");
