@@ -138,8 +138,10 @@ fn observe_opened(
     } else {
         let mut bytes = Vec::new();
         // The exact size up front, as `std::fs::read` does; a file that grew just reads on.
+        // Read through `Take`: `File`'s own `read_to_end` asks the size and position again
+        // (two more system calls per file).
         let _ = bytes.try_reserve_exact(usize::try_from(size).unwrap_or(0));
-        match handle.read_to_end(&mut bytes) {
+        match (&mut handle).take(u64::MAX).read_to_end(&mut bytes) {
             Ok(_) => analyse_bytes(file, bytes, cache),
             Err(error) => unreadable(file, &error),
         }

@@ -164,7 +164,7 @@ struct Vocabulary {
     /// words are short, and numbers hash and compare in a few instructions; the table is as
     /// small as it can be, since it is bigger than a core's cache and its misses are what
     /// tokenizing mostly waits for.
-    short_words: FxHashMap<[u64; 2], Expansion>,
+    short_words: FxHashMap<ShortKey, Expansion>,
     /// Longer words as written → their tokens.
     words: FxHashMap<Box<str>, Expansion>,
     /// The tokens after the first of words with more than one: a count, then the ids.
@@ -235,7 +235,7 @@ impl Vocabulary {
         };
         let short = short_key(word);
         let known = match short {
-            Some(key) => self.short_words.get(&key),
+            Some(key) => self.short_words.get(&ShortKey(key)),
             None => self.words.get(word),
         };
         let expansion = match known {
@@ -247,7 +247,7 @@ impl Vocabulary {
                 let expansion = self.expansion(&ids);
                 self.scratch = ids;
                 match short {
-                    Some(key) => self.short_words.insert(key, expansion),
+                    Some(key) => self.short_words.insert(ShortKey(key), expansion),
                     None => self.words.insert(word.into(), expansion),
                 };
                 expansion
@@ -354,6 +354,20 @@ impl Expansion {
         first: Expansion::NONE,
         rest: Expansion::NONE,
     };
+}
+
+/// A [`short_key`] as a table key: hashed as one number (the two halves mixed), where an
+/// array would be hashed as a byte slice, a loop for every token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ShortKey([u64; 2]);
+
+impl std::hash::Hash for ShortKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let [low, high] = self.0;
+        // The high half is zero for words of up to 8 bytes; rotated, it spreads over the low
+        // half's bits before the hasher's own mixing.
+        state.write_u64(low ^ high.rotate_left(31).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    }
 }
 
 /// A word of up to 16 bytes as two numbers: its bytes, zero-padded. Distinct words give distinct
