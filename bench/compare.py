@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Interleaved A/B runs of `doc-bridge index` (cold) for two or more binaries.
+
+On a shared virtual machine the speed drifts by a quarter within the hour and single runs jump
+by more than that, so two binaries measured one after the other say little. This script runs
+them in turn, round after round, each cold (`.doc-bridge/` removed first) with
+`DOC_BRIDGE_TIMINGS=1`, and prints for the wall time and for every phase the minimum and the
+median over the rounds, side by side.
+
+Usage: bench/compare.py DIR ROUNDS BINARY [BINARY ...]
+  DIR      a repository (for example a corpus written by bench/index-speed.sh)
+  ROUNDS   runs per binary (12 is a good start; the minimum settles before the median)
+"""
+
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+PHASE = re.compile(r"^timing (.*): ([0-9.]+) ms", re.MULTILINE)
+
+
+def run(binary, root):
+    """One cold index: wall milliseconds and the phase timings it printed."""
+    shutil.rmtree(os.path.join(root, ".doc-bridge"), ignore_errors=True)
+    env = dict(os.environ, DOC_BRIDGE_TIMINGS="1")
+    start = time.perf_counter()
+    done = subprocess.run(
+        [binary, "index", "--root", root, "--quiet"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    wall = (time.perf_counter() - start) * 1000.0
+    if done.returncode != 0:
+        sys.exit(f"compare: {binary} failed ({done.returncode}):\n{done.stderr}")
+    return wall, [(m.group(1), float(m.group(2))) for m in PHASE.finditer(done.stderr)]
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    root, rounds, binaries = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    times = {binary: defaultdict(list) for binary in binaries}
+    order = []
+    for _ in range(rounds):
+        for binary in binaries:
+            wall, phases = run(binary, root)
+            times[binary]["wall"].append(wall)
+            for name, ms in phases:
+                if name not in order:
+                    order.append(name)
+                times[binary][name].append(ms)
+    width = max(len(name) for name in ["wall", *order])
+    names = [os.path.basename(binary) for binary in binaries]
+    print(f"min / median ms over {rounds} interleaved rounds")
+    print(f"{'':{width}}" + "".join(f"{name:>22}" for name in names))
+    for phase in ["wall", *order]:
+        cells = []
+        for binary in binaries:
+            values = times[binary].get(phase)
+            cells.append(
+                f"{min(values):.1f} / {statistics.median(values):.1f}" if values else "-"
+            )
+        print(f"{phase:{width}}" + "".join(f"{cell:>22}" for cell in cells))
+
+
+if __name__ == "__main__":
+    main()
