@@ -330,3 +330,31 @@ pub fn scan(args: &ScanArgs) -> CommandResult {
     }
     Ok(Exit::Ok)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn the_snapshot_fields_written_apart_are_exactly_those_its_seal_leaves_out() {
+        let hash = ContentHash::of_bytes(b"");
+        let stats = doc_bridge_model::snapshot::SnapshotStats::default();
+        let left_out = SnapshotLeftOut {
+            content_hash: &hash,
+            generated_at: "2026-11-30T00:00:00.000Z",
+            stats: &stats,
+        };
+        let value = serde_json::to_value(&left_out).unwrap();
+        let mut keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut excluded = doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED.to_vec();
+        keys.sort_unstable();
+        excluded.sort_unstable();
+        assert_eq!(keys, excluded);
+    }
+}
