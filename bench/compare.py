@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Interleaved A/B runs of `doc-bridge index` (cold) for two or more binaries.
+"""Interleaved A/B runs of `doc-bridge index` (cold, or warm) for two or more binaries.
 
 On a shared virtual machine the speed drifts by a quarter within the hour and single runs jump
 by more than that, so two binaries measured one after the other say little. This script runs
@@ -10,6 +10,7 @@ median over the rounds, side by side.
 Usage: bench/compare.py DIR ROUNDS BINARY [BINARY ...]
   DIR      a repository (for example a corpus written by bench/index-speed.sh)
   ROUNDS   runs per binary (12 is a good start; the minimum settles before the median)
+  WARM=1   measure warm runs instead: each measured run follows an unmeasured cold one
 """
 
 import os
@@ -24,9 +25,12 @@ from collections import defaultdict
 PHASE = re.compile(r"^timing (.*): ([0-9.]+) ms", re.MULTILINE)
 
 
-def run(binary, root):
-    """One cold index: wall milliseconds and the phase timings it printed."""
+def run(binary, root, warm):
+    """One index, cold (or warm: after a cold one): wall milliseconds and the phase timings it
+    printed."""
     shutil.rmtree(os.path.join(root, ".doc-bridge"), ignore_errors=True)
+    if warm:
+        subprocess.run([binary, "index", "--root", root, "--quiet"], capture_output=True, check=True)
     env = dict(os.environ, DOC_BRIDGE_TIMINGS="1")
     start = time.perf_counter()
     done = subprocess.run(
@@ -46,11 +50,12 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     root, rounds, binaries = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    warm = os.environ.get("WARM") == "1"
     times = {binary: defaultdict(list) for binary in binaries}
     order = []
     for _ in range(rounds):
         for binary in binaries:
-            wall, phases = run(binary, root)
+            wall, phases = run(binary, root, warm)
             times[binary]["wall"].append(wall)
             for name, ms in phases:
                 if name not in order:
@@ -58,7 +63,8 @@ def main():
                 times[binary][name].append(ms)
     width = max(len(name) for name in ["wall", *order])
     names = [os.path.basename(binary) for binary in binaries]
-    print(f"min / median ms over {rounds} interleaved rounds")
+    kind = "warm" if warm else "cold"
+    print(f"min / median ms over {rounds} interleaved rounds, {kind}")
     print(f"{'':{width}}" + "".join(f"{name:>22}" for name in names))
     for phase in ["wall", *order]:
         cells = []

@@ -10,6 +10,7 @@ pub mod args;
 mod clock;
 pub mod commands;
 pub mod exit;
+mod head;
 pub mod llms;
 pub mod mcp;
 pub mod output;

@@ -49,7 +49,8 @@ pub fn walk_options(repo: &Repo) -> WalkOptions {
 /// Walks and observes the repository, and builds the snapshot (keeping the previous
 /// `generatedAt` when the content did not change).
 pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
-    let (mut scanned, previous) = scan_unsealed(repo, progress)?;
+    let mut scanned = scan_unsealed(repo, progress)?;
+    let previous = read_head(&repo.artifact(SNAPSHOT_FILE));
     let hash = seal_snapshot(&scanned.snapshot);
     let generated_at = kept_generated_at(previous, &hash, &scanned.snapshot.generated_at);
     scanned.snapshot.content_hash = hash;
@@ -59,11 +60,8 @@ pub fn scan(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
 
 /// [`scan`] up to, not including, the snapshot's seal: its `content_hash` is a placeholder
 /// and its `generatedAt` this run's, until the caller seals it ([`seal_snapshot`]) and decides
-/// the time with the previous snapshot's head, returned beside it ([`kept_generated_at`]).
-pub fn scan_unsealed(
-    repo: &Repo,
-    progress: &Progress,
-) -> Result<(Scanned, Option<Head>), UserError> {
+/// the time with the previous snapshot's head ([`read_head`], [`kept_generated_at`]).
+pub fn scan_unsealed(repo: &Repo, progress: &Progress) -> Result<Scanned, UserError> {
     // Every file is opened anyway: its size and time come from the open file, not a stat by
     // path during the walk.
     let options = WalkOptions {
@@ -88,7 +86,6 @@ pub fn scan_unsealed(
     let analyses = AnalysisCache::from_observed(&observed);
     let reused = observed.iter().filter(|f| f.reused).count();
     bar.finish_and_clear();
-    let previous = read_head(&repo.artifact(SNAPSHOT_FILE));
     let snapshot = phase("snapshot", || {
         build_snapshot_unsealed(
             &observed,
@@ -98,13 +95,12 @@ pub fn scan_unsealed(
             now_rfc3339(),
         )
     });
-    let scanned = Scanned {
+    Ok(Scanned {
         snapshot,
         walked: walked.files,
         analyses,
         reused,
-    };
-    Ok((scanned, previous))
+    })
 }
 
 /// The `generatedAt` an artifact sealed to `hash` records: the previous one's when its content
@@ -485,21 +481,7 @@ pub fn index_from(
     })
 }
 
-/// The two fields of a previous artifact that decide whether `generatedAt` is kept.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Head {
-    /// The artifact's `contentHash`.
-    pub content_hash: ContentHash,
-    /// The artifact's `generatedAt`.
-    pub generated_at: String,
-}
-
-/// Reads a previous artifact's hash and time (skipping the rest); `None` when absent or invalid.
-pub fn read_head(path: &std::path::Path) -> Option<Head> {
-    let bytes = std::fs::read(path).ok()?;
-    serde_json::from_slice(&bytes).ok()
-}
+pub use crate::head::{Head, read_head};
 
 /// The result of the thread that wrote the snapshot (`index` and the watch loop write it while
 /// the index builds); a panic there (a bug) becomes an error instead of tearing the process down.

@@ -143,35 +143,58 @@ pub fn prepare_sealed_fields_if_changed<T: ?Sized, F: ?Sized + Serialize>(
 }
 
 /// Seals `value` (its semantic hash without `excluded`, the elements of `arrays` keyed ahead)
-/// and writes it to a new file for `path` at the same time, inside the active encoding memo:
-/// the hash on one thread while this one writes, the hash put in place of `value`'s
-/// placeholder `contentHash` (the empty input's hash, as a value holds it until sealed) once
-/// both are done. Returns the seal and the write, to commit; `None` outside an encoding memo
-/// (the caller then seals, and writes after).
+/// and writes it at the same time, inside the active encoding memo: the hash on one thread
+/// while this one writes, compared with the file at `path` on the way as
+/// [`prepare_sealed_if_changed`] does.
 ///
-/// For a file with no content worth keeping: the new content is never compared with the old,
-/// as [`prepare_sealed_if_changed`] does, so an unchanged artifact is written again.
+/// `value`'s `contentHash` is a guess: the file's own hash, when the file there is most likely
+/// unchanged (every byte then matches, and nothing is written at all), or a placeholder of a
+/// hash's length. When the guess is wrong, the hash is put in its place, and so is each
+/// `(field, text)` of `if_changed` (another left-out string field whose value depends on
+/// whether the content changed, such as `generatedAt`; of the same length as written). Returns
+/// the seal and the write, to commit; `None` outside an encoding memo (the caller then seals,
+/// and writes after).
 pub fn seal_and_prepare<T: Serialize>(
     path: &Path,
     value: &T,
     excluded: &[&str],
     arrays: &[&dyn crate::memo::Prekey],
+    if_changed: &[(&str, &str)],
 ) -> Option<Result<(crate::ContentHash, PendingWrite), ArtifactError>> {
-    let mut sink = ChangeWriter::fresh(path);
+    let mut sink = ChangeWriter::new(path);
     let written = crate::memo::seal_and_write(value, excluded, arrays, &mut sink)?;
-    let result = match written {
-        Ok((hash, at)) => sink.finish().and_then(|mut pending| {
+    let (hash, fields) = match written {
+        Ok(written) => written,
+        Err(e) => return Some(Err(sink.io_error().unwrap_or(ArtifactError::Encode(e)))),
+    };
+    let guessed = fields.iter().find(|field| field.key == "contentHash");
+    if guessed.is_some_and(|field| field.text == hash.as_str()) {
+        return Some(sink.finish().map(|pending| (hash, pending)));
+    }
+    let patches = std::iter::once(("contentHash", hash.as_str())).chain(if_changed.iter().copied());
+    let patched = sink.finish_new().and_then(|mut pending| {
+        for (key, text) in patches {
+            let Some(field) = fields.iter().find(|field| field.key == key) else {
+                return Err(ArtifactError::Encode(format!("no {key} string written")));
+            };
+            // Same bytes in the file as in the text: nothing either way needs escaping.
+            let plain = |text: &str| !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\');
+            if field.text.len() != text.len() || !plain(&field.text) || !plain(text) {
+                return Err(ArtifactError::Encode(format!(
+                    "{key}: {text:?} cannot take the place of {:?}",
+                    field.text
+                )));
+            }
             pending
-                .patch(at, hash.as_str().as_bytes())
+                .patch(field.at, text.as_bytes())
                 .map_err(|source| ArtifactError::Io {
                     path: path.to_path_buf(),
                     source,
                 })?;
-            Ok((hash, pending))
-        }),
-        Err(e) => Err(sink.io_error().unwrap_or(ArtifactError::Encode(e))),
-    };
-    Some(result)
+        }
+        Ok(pending)
+    });
+    Some(patched.map(|pending| (hash, pending)))
 }
 
 /// An artifact whose new content is complete but not yet in place (see
@@ -237,17 +260,9 @@ struct ChangeWriter<'p> {
 impl<'p> ChangeWriter<'p> {
     fn new(path: &'p Path) -> Self {
         Self {
+            path,
             // Missing or unreadable: it will be replaced (or the write fails and says why).
             old: std::fs::read(path).ok(),
-            ..Self::fresh(path)
-        }
-    }
-
-    /// A writer that does not compare: everything goes to a new temporary file.
-    fn fresh(path: &'p Path) -> Self {
-        Self {
-            path,
-            old: None,
             matched: 0,
             tmp: None,
             error: None,
@@ -269,6 +284,19 @@ impl<'p> ChangeWriter<'p> {
             tmp.write_all(old.get(..self.matched).unwrap_or_default())?;
         }
         Ok(self.tmp.insert(tmp))
+    }
+
+    /// [`ChangeWriter::finish`], with the new content in a temporary file even when it equals
+    /// the file (it is about to be patched).
+    fn finish_new(mut self) -> Result<PendingWrite, ArtifactError> {
+        if self.tmp.is_none() {
+            let path = self.path;
+            self.diverge().map_err(|source| ArtifactError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        }
+        self.finish()
     }
 
     /// The new content, complete, to be committed ([`PendingWrite::commit`] syncs it and
@@ -573,69 +601,92 @@ mod tests {
         assert!(outside.is_err());
     }
 
+    #[cfg(unix)]
     #[test]
     fn sealing_while_writing_gives_the_seal_and_the_bytes_of_sealing_then_writing() {
         use crate::memo::{EncodingMemo, with_memo};
+        use std::os::unix::fs::MetadataExt;
         #[derive(Serialize, Clone)]
         #[serde(rename_all = "camelCase")]
         struct Sealed {
-            // Sorts before `contentHash` and is large: the placeholder's position is counted
-            // across flushed chunks and indented pieces.
+            // Sorts before `contentHash` and is large: the positions are counted across
+            // flushed chunks and indented pieces.
             aardvarks: Vec<serde_json::Value>,
             content_hash: crate::ContentHash,
             generated_at: String,
             name: String,
         }
-        let value = Sealed {
+        let excluded = ["contentHash", "generatedAt"];
+        let placeholder = crate::ContentHash::of_bytes(b"");
+        let value = |name: &str, generated_at: &str| Sealed {
             aardvarks: (0..3000)
                 .map(|i| json!({"n": i, "text": "x".repeat(i % 200), "f": 0.5}))
                 .collect(),
-            content_hash: crate::ContentHash::of_bytes(b""),
-            generated_at: "2026-11-30T00:00:00Z".to_owned(),
-            name: "n".to_owned(),
+            content_hash: placeholder.clone(),
+            generated_at: generated_at.to_owned(),
+            name: name.to_owned(),
         };
-        let excluded = ["contentHash", "generatedAt"];
+        let sealed = |mut value: Sealed| {
+            value.content_hash = crate::hash::semantic_hash(&value, &excluded).unwrap();
+            value
+        };
+        let (t1, t2) = ("2026-11-30T00:00:01.000Z", "2026-11-30T00:00:02.000Z");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.json");
-        // An old file is replaced whatever it holds.
-        std::fs::write(&path, b"old").unwrap();
         for memo in [EncodingMemo::new(), EncodingMemo::single_use()] {
-            let (hash, pending) = with_memo(&memo, || {
-                seal_and_prepare(&path, &value, &excluded, &[&value.aardvarks])
-            })
-            .unwrap()
-            .unwrap();
-            assert_eq!(hash, crate::hash::semantic_hash(&value, &excluded).unwrap());
+            let prepare = |value: &Sealed, if_changed: &[(&str, &str)]| {
+                with_memo(&memo, || {
+                    seal_and_prepare(&path, value, &excluded, &[&value.aardvarks], if_changed)
+                })
+                .unwrap()
+            };
+            // An old file of other content: replaced, the placeholder hash patched.
+            std::fs::write(&path, b"old").unwrap();
+            let first = value("n", t1);
+            let (hash, pending) = prepare(&first, &[]).unwrap();
+            assert_eq!(hash, sealed(first.clone()).content_hash);
             let announced = pending.metadata().unwrap().len();
             assert!(pending.commit().unwrap());
-            let sealed = Sealed {
-                content_hash: hash,
-                ..value.clone()
-            };
             let bytes = std::fs::read(&path).unwrap();
-            assert_eq!(bytes, to_artifact_bytes(&sealed).unwrap());
+            assert_eq!(bytes, to_artifact_bytes(&sealed(first.clone())).unwrap());
             assert_eq!(announced, bytes.len() as u64);
+            // Guessed unchanged, and it is: nothing written, the very same file.
+            let inode = std::fs::metadata(&path).unwrap().ino();
+            let (_, pending) = prepare(&sealed(first.clone()), &[("generatedAt", t2)]).unwrap();
+            assert!(!pending.commit().unwrap());
+            assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
+            // Guessed unchanged, but it changed: the hash and the time patched in.
+            let guess = Sealed {
+                name: "m".to_owned(),
+                ..sealed(first.clone())
+            };
+            let (hash, pending) = prepare(&guess, &[("generatedAt", t2)]).unwrap();
+            assert!(pending.commit().unwrap());
+            let changed = sealed(value("m", t2));
+            assert_eq!(hash, changed.content_hash);
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                to_artifact_bytes(&changed).unwrap()
+            );
+            // A file whose hash was edited by hand: every other byte matches, still rewritten.
+            let tampered = Sealed {
+                content_hash: crate::ContentHash::of_bytes(b"tampered"),
+                ..changed.clone()
+            };
+            std::fs::write(&path, to_artifact_bytes(&tampered).unwrap()).unwrap();
+            let (_, pending) = prepare(&tampered, &[]).unwrap();
+            assert!(pending.commit().unwrap());
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                to_artifact_bytes(&changed).unwrap()
+            );
+            // A replacement of another length is refused, the file left as it was.
+            let before = std::fs::read(&path).unwrap();
+            assert!(prepare(&guess, &[("generatedAt", "later")]).is_err());
+            assert_eq!(std::fs::read(&path).unwrap(), before);
         }
         // Outside a memo: not done here.
-        assert!(seal_and_prepare(&path, &value, &excluded, &[]).is_none());
-        // A placeholder of another length is refused, the file left as it was.
-        let before = std::fs::read(&path).unwrap();
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Short {
-            content_hash: String,
-            name: String,
-        }
-        let short = Short {
-            content_hash: "short".to_owned(),
-            name: "n".to_owned(),
-        };
-        let memo = EncodingMemo::single_use();
-        let refused = with_memo(&memo, || {
-            seal_and_prepare(&path, &short, &["contentHash"], &[])
-        });
-        assert!(matches!(refused, Some(Err(_))));
-        assert_eq!(std::fs::read(&path).unwrap(), before);
+        assert!(seal_and_prepare(&path, &value("n", t1), &excluded, &[], &[]).is_none());
     }
 
     #[test]

@@ -360,20 +360,28 @@ pub fn seal(index: &mut DocBridgeIndexV1) {
     }
 }
 
-/// Seals an unsealed index while writing it to a new file for `path`, at the same time (see
-/// `artifact::seal_and_prepare`): for an index with no previous file worth comparing with.
-/// Returns the write, to commit; `None` outside an encoding memo (the caller seals, then writes).
+/// Seals an unsealed index while writing it to `path` (see `artifact::seal_and_prepare`).
+/// The index holds guesses for its `contentHash` and `generatedAt`: the previous file's, when
+/// the content most likely did not change (nothing is written then), or a placeholder hash and
+/// the time to record. When the content changed, the seal and `generated_at_if_changed` take
+/// their places, in the file and in `index`. Returns the write, to commit; `None` outside an
+/// encoding memo (the caller seals, then writes).
 pub fn seal_while_writing(
     index: &mut DocBridgeIndexV1,
     path: &std::path::Path,
+    generated_at_if_changed: &str,
 ) -> Option<Result<PendingWrite, ArtifactError>> {
     let sealed = doc_bridge_model::artifact::seal_and_prepare(
         path,
         &*index,
         INDEX_HASH_EXCLUDED,
         &[&index.knowledge],
+        &[("generatedAt", generated_at_if_changed)],
     )?;
     Some(sealed.map(|(hash, pending)| {
+        if hash != index.content_hash {
+            index.generated_at = generated_at_if_changed.to_owned();
+        }
         index.content_hash = hash;
         pending
     }))

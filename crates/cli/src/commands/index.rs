@@ -42,19 +42,13 @@ pub fn run(args: &IndexArgs) -> CommandResult {
 /// Scans, builds and writes every artifact, inside `memo`.
 fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> CommandResult {
     let progress = Progress::new(args.common.quiet);
-    let (scanned, previous_snapshot) = pipeline::scan_unsealed(repo, &progress)?;
+    let scanned = pipeline::scan_unsealed(repo, &progress)?;
     let mut snapshot = scanned.snapshot;
-    let previous_index = pipeline::read_head(&repo.artifact(INDEX_FILE));
-    // Nothing to keep `generatedAt` from: the index need not be sealed before it is written.
-    let seal = if previous_index.is_none() && previous_snapshot.is_none() {
-        Seal::WhileWriting
-    } else {
-        Seal::Done
-    };
     // The snapshot is sealed and written on a thread of its own while the index is built: the
     // index needs the snapshot's seal only when its projection is sealed, at the end, and waits
     // for it there. The snapshot's sync to disk and rename wait for the end, beside the
-    // index's, so a slow disk holds up neither the build nor the other write.
+    // index's, so a slow disk holds up neither the build nor the other write. The index itself
+    // is sealed as it is written (`write_index`).
     let sealed: OnceLock<ContentHash> = OnceLock::new();
     let ((mut index, collection), written) = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
@@ -62,8 +56,11 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
             with_memo(memo, || {
                 let hash = pipeline::seal_snapshot(&snapshot);
                 let _ = sealed.set(hash.clone());
+                // Read here, off the build's path: a snapshot's `generatedAt` follows its
+                // entities, so its whole previous file is parsed to find it.
+                let previous = pipeline::read_head(&repo.artifact(SNAPSHOT_FILE));
                 let generated_at =
-                    pipeline::kept_generated_at(previous_snapshot, &hash, &snapshot.generated_at);
+                    pipeline::kept_generated_at(previous, &hash, &snapshot.generated_at);
                 let left_out = SnapshotLeftOut {
                     content_hash: &hash,
                     generated_at: &generated_at,
@@ -82,18 +79,12 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
             })
         });
         let snapshot_seal = || sealed.wait().clone();
-        let built = pipeline::index_from(repo, &snapshot, Some(&snapshot_seal), seal == Seal::Done);
+        let built = pipeline::index_from(repo, &snapshot, Some(&snapshot_seal), false);
         (built, joined(writer))
     });
     let (hash, generated_at, prepared) = written;
     snapshot.content_hash = hash;
     snapshot.generated_at = generated_at;
-    index.generated_at = match seal {
-        Seal::Done => {
-            pipeline::kept_generated_at(previous_index, &index.content_hash, &snapshot.generated_at)
-        }
-        Seal::WhileWriting => snapshot.generated_at.clone(),
-    };
     let snapshot_pending = match prepared {
         Ok(pending) => pending,
         // Not written from the seal (no seal to write from: not expected inside this memo):
@@ -109,7 +100,7 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
         snapshot_pending,
         (&scanned.walked, &scanned.analyses),
         &snapshot,
-        (&mut index, seal),
+        &mut index,
         collection,
     )?;
     if let crate::llms::LlmsWrite::Foreign(path) = &llms {
@@ -154,17 +145,17 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
     Ok(Exit::Ok)
 }
 
-/// Writes `index.json`, `llms.txt` and the caches, overlapping what does not depend on each
-/// other: the file caches on a helper thread while the index is written, and the search cache
-/// (keyed by the stamp `index.json` will have) and `llms.txt` while the index is synced to
-/// disk. An index left unsealed (`Seal::WhileWriting`) is sealed as it is written. Returns
-/// whether the snapshot and the index were written, and what became of `llms.txt`.
+/// Writes `index.json` (sealing it on the way, see [`write_index`]), `llms.txt` and the caches,
+/// overlapping what does not depend on each other: the file caches on a helper thread while
+/// the index is written, and the search cache (keyed by the stamp `index.json` will have) and
+/// `llms.txt` while the index is synced to disk. Returns whether the snapshot and the index
+/// were written, and what became of `llms.txt`.
 fn write_index_and_caches(
     repo: &Repo,
     snapshot_pending: PendingWrite,
     (walked, analyses): (&[WalkedFile], &AnalysisCache),
     snapshot: &Snapshot,
-    (index, seal): (&mut DocBridgeIndexV1, Seal),
+    index: &mut DocBridgeIndexV1,
     collection: doc_bridge_retrieve::collection::Collection,
 ) -> Result<(bool, bool, crate::llms::LlmsWrite), UserError> {
     let committed = |pending: PendingWrite| {
@@ -179,7 +170,9 @@ fn write_index_and_caches(
                 pipeline::write_file_caches(repo, walked, snapshot, analyses)
             });
         });
-        let pending = phase("write index", || write_index(repo, index, seal))?;
+        let pending = phase("write index", || {
+            write_index(repo, index, &snapshot.generated_at)
+        })?;
         let index = &*index;
         let stamp = pending.metadata().ok().and_then(|m| pipeline::stamp_of(&m));
         let index_sync = scope.spawn(move || phase("sync index", || committed(pending)));
@@ -196,33 +189,36 @@ fn write_index_and_caches(
     })
 }
 
-/// Whether the index is sealed before it is written, or while.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Seal {
-    /// Sealed already: written from its seal, compared with the file there.
-    Done,
-    /// Not sealed yet, and no previous index or snapshot to keep a time from: sealed while it
-    /// is written to a new file (the hash on one thread, the file on another).
-    WhileWriting,
-}
-
-/// `index.json`, up to its sync and rename.
+/// Seals the unsealed `index` and writes `index.json`, up to its sync and rename; `generated_at`
+/// is the time it records if its content changed (the snapshot's).
+///
+/// Sealed as it is written (the hash on one thread, the file on another), compared with the
+/// file there on the way: written as the previous index's head says when there is one (most
+/// runs change nothing, and then not a byte is written), else with a placeholder hash; the hash,
+/// and the time if the content changed, put in place at the end. Sealed first, then written,
+/// when the two times differ in length (a hand-edited file) and so cannot replace each other.
 fn write_index(
     repo: &Repo,
     index: &mut DocBridgeIndexV1,
-    seal: Seal,
+    generated_at: &str,
 ) -> Result<PendingWrite, UserError> {
     let path = repo.artifact(INDEX_FILE);
-    if seal == Seal::WhileWriting {
-        match doc_bridge_retrieve::seal_while_writing(index, &path) {
-            Some(pending) => {
-                return pending
-                    .map_err(|e| UserError::error(format!("cannot write artifact: {e}")));
-            }
-            // Outside an encoding memo (not the case here): sealed, then written.
-            None => doc_bridge_retrieve::seal(index),
+    let previous = pipeline::read_head(&path);
+    if previous
+        .as_ref()
+        .is_none_or(|head| head.generated_at.len() == generated_at.len())
+    {
+        (index.content_hash, index.generated_at) = match previous.clone() {
+            Some(head) => (head.content_hash, head.generated_at),
+            None => (ContentHash::of_bytes(b""), generated_at.to_owned()),
+        };
+        // `None` outside an encoding memo (not the case here): sealed, then written, below.
+        if let Some(pending) = doc_bridge_retrieve::seal_while_writing(index, &path, generated_at) {
+            return pending.map_err(|e| UserError::error(format!("cannot write artifact: {e}")));
         }
     }
+    doc_bridge_retrieve::seal(index);
+    index.generated_at = pipeline::kept_generated_at(previous, &index.content_hash, generated_at);
     pipeline::prepare_sealed_if_changed(&path, index, &index.content_hash)
 }
 

@@ -407,17 +407,29 @@ fn with_prekeyed<R>(memo: &EncodingMemo, arrays: &[&dyn Prekey], work: impl FnOn
     work()
 }
 
+/// A top-level string member the seal leaves out, as [`seal_and_write`] wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct WrittenField {
+    /// The member's name.
+    pub(crate) key: String,
+    /// The text written (as in `value`).
+    pub(crate) text: String,
+    /// Where its text (after the opening quote) starts in the output.
+    pub(crate) at: u64,
+}
+
 /// [`semantic_hash_prekeyed`] and the artifact form of `value`, made at the same time: the hash
-/// on a thread of its own while this one writes to `sink`. `value`'s `contentHash` is written
-/// as it is (a placeholder of the hash's length, say the empty input's hash); returned with the
-/// hash is where that placeholder's text starts in the output, for the caller to put the hash
-/// there. `None` when no memo is active or `value` does not split into fields.
+/// on a thread of its own while this one writes to `sink`. The fields the seal leaves out are
+/// written as `value` holds them (the caller's guesses, or placeholders); returned with the
+/// hash is each of them that is a string, with where its text starts in the output, for the
+/// caller to put the right text there if the guess was wrong. `None` when no memo is active or
+/// `value` does not split into fields.
 pub(crate) fn seal_and_write<T: ?Sized + Serialize>(
     value: &T,
     excluded: &[&str],
     arrays: &[&dyn Prekey],
     sink: &mut dyn std::io::Write,
-) -> Option<Result<(ContentHash, u64), String>> {
+) -> Option<Result<(ContentHash, Vec<WrittenField>), String>> {
     let memo = current()?;
     let node = with_prekeyed(&memo, arrays, || {
         value.serialize(NodeSerializer::top(&memo, None))
@@ -427,10 +439,14 @@ pub(crate) fn seal_and_write<T: ?Sized + Serialize>(
         Ok(_) => return None,
         Err(e) => return Some(Err(e.to_string())),
     };
-    let placeholder = fields.iter().find_map(|(key, node)| match node {
-        Node::Leaf(Value::String(text)) if key == "contentHash" => Some(text.len()),
-        _ => None,
-    });
+    let left_out: Vec<(String, String)> = fields
+        .iter()
+        .filter(|(key, _)| excluded.contains(&key.as_str()))
+        .filter_map(|(key, node)| match node {
+            Node::Leaf(Value::String(text)) => Some((key.clone(), text.clone())),
+            _ => None,
+        })
+        .collect();
     let (hashed, written) = std::thread::scope(|scope| {
         let hasher = scope.spawn(|| {
             let mut kept: Vec<(&str, &Node)> = fields
@@ -446,27 +462,29 @@ pub(crate) fn seal_and_write<T: ?Sized + Serialize>(
             .iter()
             .map(|(key, node)| (key.as_str(), node))
             .collect();
-        let mut out = PrettyOut::new(sink, !memo.single_use).marking("contentHash");
-        let written = write_pretty_object(&mut all, 0, &mut out)
-            .and_then(|()| {
-                out.mark()
-                    .ok_or_else(|| "no contentHash written".to_owned())
-            })
-            .and_then(|at| out.finish().map(|()| at));
+        let mut out = PrettyOut::new(sink, !memo.single_use)
+            .marking(left_out.iter().map(|(key, _)| key.clone()));
+        let written = write_pretty_object(&mut all, 0, &mut out).map(|()| {
+            left_out
+                .iter()
+                .filter_map(|(key, text)| {
+                    // After the opening quote.
+                    let at = out.mark(key)? + 1;
+                    Some(WrittenField {
+                        key: key.clone(),
+                        text: text.clone(),
+                        at,
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
+        let written = written.and_then(|fields| out.finish().map(|()| fields));
         let hashed = hasher
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (hashed, written)
     });
-    let result = hashed.and_then(|hash| {
-        let at = written?;
-        if placeholder != Some(hash.as_str().len()) {
-            return Err("the contentHash placeholder is not a hash's length".to_owned());
-        }
-        // After the opening quote.
-        Ok((hash, at + 1))
-    });
-    Some(result)
+    Some(hashed.and_then(|hash| written.map(|fields| (hash, fields))))
 }
 
 /// Artifact bytes for `value`, whose seal is `hash`, through the active memo; `None` when no

@@ -84,8 +84,9 @@ pub(super) struct PrettyOut<'w> {
     cached: bool,
     /// Bytes handed to `sink` so far.
     flushed: u64,
-    /// A top-level member whose value's position in the output is wanted, and that position.
-    marked: Option<(&'static str, Option<u64>)>,
+    /// Top-level members whose values' positions in the output are wanted, with the position
+    /// once written.
+    marked: Vec<(String, Option<u64>)>,
 }
 
 impl<'w> PrettyOut<'w> {
@@ -97,20 +98,23 @@ impl<'w> PrettyOut<'w> {
             sink,
             cached,
             flushed: 0,
-            marked: None,
+            marked: Vec::new(),
         }
     }
 
-    /// Records where the value of the top-level member `key` starts in the output (see
+    /// Records where the values of the top-level members `keys` start in the output (see
     /// [`PrettyOut::mark`]).
-    pub(super) fn marking(mut self, key: &'static str) -> Self {
-        self.marked = Some((key, None));
+    pub(super) fn marking(mut self, keys: impl IntoIterator<Item = String>) -> Self {
+        self.marked = keys.into_iter().map(|key| (key, None)).collect();
         self
     }
 
-    /// Where the marked member's value started, once written.
-    pub(super) fn mark(&self) -> Option<u64> {
-        self.marked.and_then(|(_, at)| at)
+    /// Where the marked member `key`'s value started, once written.
+    pub(super) fn mark(&self, key: &str) -> Option<u64> {
+        self.marked
+            .iter()
+            .find(|(marked, _)| marked == key)
+            .and_then(|(_, at)| *at)
     }
 
     fn position(&self) -> u64 {
@@ -234,9 +238,7 @@ pub(super) fn write_pretty_object(
         out.bytes(b": ");
         if depth == 0 {
             let here = out.position();
-            if let Some((marked, at)) = &mut out.marked
-                && marked == key
-            {
+            if let Some((_, at)) = out.marked.iter_mut().find(|(marked, _)| marked == key) {
                 *at = Some(here);
             }
         }
