@@ -112,6 +112,60 @@ fn unchanged_repository_rewrites_nothing_and_keeps_generated_at() {
     let after = artifact(dir.path(), "index.json");
     assert_ne!(before, artifact_bytes(dir.path(), "index.json"));
     assert_eq!(after["generatedAt"], "1970-01-24T03:33:20.000Z");
+
+    // The index written over the previous one (as if unchanged, the hash and time put in at
+    // the end) is byte for byte the index of a first run on the changed tree.
+    let fresh = fixture_copy("rust-workspace");
+    std::fs::write(fresh.path().join("docs/design.md"), "# Changed\n").unwrap();
+    let cold = doc_bridge()
+        .env("SOURCE_DATE_EPOCH", "2000000")
+        .args(["index", "--quiet", "--root"])
+        .arg(fresh.path())
+        .output()
+        .unwrap();
+    assert_eq!(code(&cold), 0);
+    for name in ["index.json", "snapshot.json"] {
+        assert_same_bytes(
+            &artifact_bytes(fresh.path(), name),
+            &artifact_bytes(dir.path(), name),
+            name,
+        );
+    }
+}
+
+#[test]
+fn a_previous_time_of_another_length_is_still_kept() {
+    // The index is written as if unchanged and the time put in at the end when it changed,
+    // which needs times of one length; a hand-edited time takes the other way, same result.
+    let dir = fixture_copy("python-package");
+    let index = |epoch: &str| {
+        let out = doc_bridge()
+            .env("SOURCE_DATE_EPOCH", epoch)
+            .args(["index", "--json", "--root"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    index("1000");
+    let path = dir.path().join(".doc-bridge/index.json");
+    let edited =
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .replacen("1970-01-01T00:16:40.000Z", "long ago", 1);
+    std::fs::write(&path, &edited).unwrap();
+    let report = index("2000000");
+    assert_eq!(report["written"]["index"], false);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+    // A change: the new time, the file as a first run writes it.
+    std::fs::write(dir.path().join("README.md"), "# Changed\n").unwrap();
+    let report = index("2000000");
+    assert_eq!(report["written"]["index"], true);
+    assert_eq!(
+        artifact(dir.path(), "index.json")["generatedAt"],
+        "1970-01-24T03:33:20.000Z"
+    );
 }
 
 #[test]
