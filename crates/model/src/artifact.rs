@@ -178,8 +178,8 @@ pub fn seal_and_prepare<T: Serialize>(
                 return Err(ArtifactError::Encode(format!("no {key} string written")));
             };
             // Same bytes in the file as in the text: nothing either way needs escaping.
-            let plain = |text: &str| !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\');
-            if field.text.len() != text.len() || !plain(&field.text) || !plain(text) {
+            if field.text.len() != text.len() || !written_as_is(&field.text) || !written_as_is(text)
+            {
                 return Err(ArtifactError::Encode(format!(
                     "{key}: {text:?} cannot take the place of {:?}",
                     field.text
@@ -195,6 +195,11 @@ pub fn seal_and_prepare<T: Serialize>(
         Ok(pending)
     });
     Some(patched.map(|pending| (hash, pending)))
+}
+
+/// Whether a JSON string's text is written as it is (no byte needing an escape).
+fn written_as_is(text: &str) -> bool {
+    !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// An artifact whose new content is complete but not yet in place (see

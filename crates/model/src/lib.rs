@@ -18,6 +18,7 @@ pub mod projection;
 pub mod report;
 pub mod retrieval;
 pub mod schema;
+pub mod scoped;
 pub mod snapshot;
 pub mod sorted_json;
 pub mod timing;

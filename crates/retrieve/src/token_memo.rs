@@ -87,19 +87,10 @@ thread_local! {
 
 /// Runs `work` with `memo` active on this thread for `Collection::build`.
 pub fn with_token_memo<R>(memo: &Arc<TokenMemo>, work: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Arc<TokenMemo>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let previous = self.0.take();
-            ACTIVE.with(|active| *active.borrow_mut() = previous);
-        }
-    }
-    let previous = ACTIVE.with(|active| active.replace(Some(Arc::clone(memo))));
-    let _restore = Restore(previous);
-    work()
+    doc_bridge_model::scoped::with_installed(&ACTIVE, memo, work)
 }
 
 /// The memo active on this thread.
 pub(crate) fn active() -> Option<Arc<TokenMemo>> {
-    ACTIVE.with(|active| active.borrow().clone())
+    doc_bridge_model::scoped::installed(&ACTIVE)
 }

@@ -252,21 +252,12 @@ thread_local! {
 /// Runs `work` with `memo` active on this thread: [`crate::hash::semantic_hash_large`] and
 /// [`crate::artifact::to_artifact_bytes`] called inside it use the memo.
 pub fn with_memo<R>(memo: &Arc<EncodingMemo>, work: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Arc<EncodingMemo>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let previous = self.0.take();
-            ACTIVE.with(|active| *active.borrow_mut() = previous);
-        }
-    }
-    let previous = ACTIVE.with(|active| active.replace(Some(Arc::clone(memo))));
-    let _restore = Restore(previous);
-    work()
+    crate::scoped::with_installed(&ACTIVE, memo, work)
 }
 
 /// The memo active on this thread, to install on a helper thread with [`with_memo`].
 pub fn current() -> Option<Arc<EncodingMemo>> {
-    ACTIVE.with(|active| active.borrow().clone())
+    crate::scoped::installed(&ACTIVE)
 }
 
 /// The semantic hash through the active memo; `None` when no memo is active or the value does

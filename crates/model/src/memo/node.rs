@@ -428,44 +428,29 @@ impl Serializer for ShapeProbe {
 /// serde_json's own compound serializers, with their `Value` wrapped as a leaf.
 pub(super) struct Wrap<S>(S);
 
-impl<S: ser::SerializeTuple<Ok = Value, Error = serde_json::Error>> ser::SerializeTuple
-    for Wrap<S>
-{
-    type Ok = Node;
-    type Error = serde_json::Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
-        self.0.serialize_element(value)
-    }
-    fn end(self) -> JsonResult<Node> {
-        self.0.end().map(Node::Leaf)
-    }
+/// The compound serializers with one method besides `end`, forwarded.
+macro_rules! wrap_compound {
+    ($($compound:ident :: $method:ident),* $(,)?) => {
+        $(impl<S: ser::$compound<Ok = Value, Error = serde_json::Error>> ser::$compound
+            for Wrap<S>
+        {
+            type Ok = Node;
+            type Error = serde_json::Error;
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
+                self.0.$method(value)
+            }
+            fn end(self) -> JsonResult<Node> {
+                self.0.end().map(Node::Leaf)
+            }
+        })*
+    };
 }
 
-impl<S: ser::SerializeTupleStruct<Ok = Value, Error = serde_json::Error>> ser::SerializeTupleStruct
-    for Wrap<S>
-{
-    type Ok = Node;
-    type Error = serde_json::Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
-        self.0.serialize_field(value)
-    }
-    fn end(self) -> JsonResult<Node> {
-        self.0.end().map(Node::Leaf)
-    }
-}
-
-impl<S: ser::SerializeTupleVariant<Ok = Value, Error = serde_json::Error>>
-    ser::SerializeTupleVariant for Wrap<S>
-{
-    type Ok = Node;
-    type Error = serde_json::Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> JsonResult<()> {
-        self.0.serialize_field(value)
-    }
-    fn end(self) -> JsonResult<Node> {
-        self.0.end().map(Node::Leaf)
-    }
-}
+wrap_compound!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field,
+);
 
 impl<S: ser::SerializeMap<Ok = Value, Error = serde_json::Error>> ser::SerializeMap for Wrap<S> {
     type Ok = Node;
