@@ -1,12 +1,12 @@
 //! The head of a previous artifact: its `contentHash` and `generatedAt`, the two fields that
 //! decide whether this run keeps the previous `generatedAt` (so an unchanged repository gives
-//! byte-identical files).
+//! byte-identical files), and its `contentHashAlgo`, which says whether this build can read it.
 //!
 //! Read from the start of the file when it can be: an artifact's members are in canonical
-//! order, so an index's `contentHash` and `generatedAt` are among its first three members and
-//! the rest (tens of megabytes on a large repository, parsed in full by an ordinary
-//! deserialization just to be skipped) is never read. A snapshot's `generatedAt` comes after
-//! its entities: that one is parsed through.
+//! order, so an index's `contentHash`, `contentHashAlgo` and `generatedAt` are its first three
+//! members and the rest (hundreds of megabytes on a large repository, parsed in full by an
+//! ordinary deserialization just to be skipped) is never read. A snapshot's `generatedAt` comes
+//! after its entities: that one is parsed through.
 
 use std::io::Read;
 use std::path::Path;
@@ -29,49 +29,58 @@ pub struct Head {
 /// stops once both are found: a file damaged further on still gives its head (the head only
 /// decides a timestamp, and the damaged file is rewritten anyway, its bytes being different).
 pub fn read_head(path: &Path) -> Option<Head> {
+    let found = read_until(path, |found| {
+        found.content_hash.is_some() && found.generated_at.is_some()
+    })?;
+    Some(Head {
+        content_hash: ContentHash::parse(&found.content_hash?)?,
+        generated_at: found.generated_at?,
+    })
+}
+
+/// An artifact's `contentHashAlgo`, read from the start of the file; `None` when the file is
+/// missing or not a JSON object holding it (as a string) before any syntax error.
+pub fn read_algorithm(path: &Path) -> Option<String> {
+    read_until(path, |found| found.algorithm.is_some())?.algorithm
+}
+
+/// The head's fields found in the file at `path` until `enough` says so: from its first 64 KB
+/// when they are there, else from the whole file.
+fn read_until(path: &Path, enough: fn(&Found) -> bool) -> Option<Found> {
     /// Where an index's head is (a few hundred bytes in).
     const PREFIX: u64 = 1 << 16;
     let mut file = std::fs::File::open(path).ok()?;
     let mut bytes = Vec::new();
     (&mut file).take(PREFIX).read_to_end(&mut bytes).ok()?;
-    if let Some(head) = head_of(&bytes) {
-        return Some(head);
-    }
-    if (bytes.len() as u64) < PREFIX {
-        return None;
+    let found = found_in(&bytes, enough);
+    if enough(&found) || (bytes.len() as u64) < PREFIX {
+        return Some(found);
     }
     file.read_to_end(&mut bytes).ok()?;
-    head_of(&bytes)
+    Some(found_in(&bytes, enough))
 }
 
-/// The head at the start of `bytes`, which may stop anywhere after it.
-fn head_of(bytes: &[u8]) -> Option<Head> {
+/// The head's fields at the start of `bytes`, which may stop anywhere after them.
+fn found_in(bytes: &[u8], enough: fn(&Found) -> bool) -> Found {
     let mut found = Found::default();
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     // Ends in an error when it stops early, on purpose (see `Seed::visit_map`), or at the end
     // of a prefix.
-    let _ = Found::seed(&mut found).deserialize(&mut deserializer);
-    Some(Head {
-        content_hash: found.content_hash?,
-        generated_at: found.generated_at?,
-    })
+    let _ = Seed(&mut found, enough).deserialize(&mut deserializer);
+    found
 }
 
 /// The head's fields as they are found.
 #[derive(Default)]
 struct Found {
-    content_hash: Option<ContentHash>,
+    // Text, checked by `read_head`: a hash of another form must not stop `read_algorithm`.
+    content_hash: Option<String>,
     generated_at: Option<String>,
+    algorithm: Option<String>,
 }
 
-impl Found {
-    fn seed(&mut self) -> Seed<'_> {
-        Seed(self)
-    }
-}
-
-/// Reads the top-level members into [`Found`] until both are there.
-struct Seed<'a>(&'a mut Found);
+/// Reads the top-level members into [`Found`] until the function says it has enough.
+struct Seed<'a>(&'a mut Found, fn(&Found) -> bool);
 
 impl<'de> DeserializeSeed<'de> for Seed<'_> {
     type Value = ();
@@ -93,12 +102,13 @@ impl<'de> Visitor<'de> for Seed<'_> {
             match key.as_str() {
                 "contentHash" => self.0.content_hash = Some(map.next_value()?),
                 "generatedAt" => self.0.generated_at = Some(map.next_value()?),
+                "contentHashAlgo" => self.0.algorithm = Some(map.next_value()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
-            if self.0.content_hash.is_some() && self.0.generated_at.is_some() {
-                // Both found: stop reading (the deserializer reports the unread rest).
+            if (self.1)(self.0) {
+                // Enough found: stop reading (the deserializer reports the unread rest).
                 return Err(de::Error::custom("head read"));
             }
         }
@@ -170,5 +180,37 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(read_head(&dir.path().join("missing.json")), None);
+    }
+
+    #[test]
+    fn the_algorithm_is_read_from_the_head_whatever_follows_or_precedes_it() {
+        let algorithm_in = |text: &str| {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("a.json");
+            std::fs::write(&path, text).unwrap();
+            read_algorithm(&path)
+        };
+        let algo = Some("sha256-semantic-v9".to_owned());
+        assert_eq!(
+            algorithm_in(
+                "{\"contentHash\": \"junk\", \"contentHashAlgo\": \"sha256-semantic-v9\", \"x\": [1,"
+            ),
+            algo
+        );
+        // Far in (another writer's member order), or the only member.
+        let far = format!(
+            "{{\"a\": \"{}\", \"contentHashAlgo\": \"sha256-semantic-v9\"}}",
+            "x".repeat(200_000)
+        );
+        assert_eq!(algorithm_in(&far), algo);
+        for text in [
+            "",
+            "{}",
+            "{\"contentHashAlgo\": 1}",
+            "{nonsense, \"contentHashAlgo\": \"v\"}",
+            "{\"projection\": {\"contentHashAlgo\": \"v\"}}",
+        ] {
+            assert_eq!(algorithm_in(text), None, "{text}");
+        }
     }
 }

@@ -481,7 +481,7 @@ pub fn index_from(
     })
 }
 
-pub use crate::head::{Head, read_head};
+pub use crate::head::{Head, read_algorithm, read_head};
 
 /// The result of the thread that wrote the snapshot (`index` and the watch loop write it while
 /// the index builds); a panic there (a bug) becomes an error instead of tearing the process down.
@@ -539,23 +539,50 @@ pub enum IndexState {
     Valid(Box<DocBridgeIndexV1>),
 }
 
-/// Loads and verifies the stored index. Never writes.
+/// What the search cache vouches for: `index.json` is, byte for byte, the index it was made from
+/// (same inode, size and modification time as when that index was written or verified), whose
+/// seal and inputs fingerprint are these. The same trust the stamp cache gives input files.
+pub struct Vouched {
+    /// The index's `contentHash`.
+    pub index_hash: ContentHash,
+    /// The index's `inputs.hash`.
+    pub inputs_hash: ContentHash,
+}
+
+/// The search cache's word on `index.json` as it is now; `None` when there is no cache made for
+/// this very file (missing, damaged, from another build, or the index changed since).
+pub fn vouched_index(repo: &Repo) -> Option<Vouched> {
+    let stamp = file_stamp(&repo.artifact(INDEX_FILE))?;
+    let cache = phase("open search cache", || {
+        SearchCache::open(&repo.artifact(SEARCH_CACHE_FILE), &stamp)
+    })?;
+    Some(Vouched {
+        index_hash: cache.index_hash,
+        inputs_hash: cache.inputs_hash,
+    })
+}
+
+/// Loads and verifies the stored index. Never writes. The seal is checked by hashing the index
+/// again, unless the search cache vouches for the file ([`vouched_index`]) and the loaded
+/// index carries the seal it vouched for: hashing a large index takes as long as reading it.
 pub fn load_index(repo: &Repo) -> IndexState {
     let path = repo.artifact(INDEX_FILE);
     // Read the algorithm first, so an index from another algorithm is named as such rather than
     // reported as a schema error.
-    if let Ok(bytes) = std::fs::read(&path)
-        && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
-        && let Some(algo) = value.get("contentHashAlgo").and_then(|v| v.as_str())
+    if let Some(algo) = read_algorithm(&path)
         && algo != SEMANTIC_HASH_ALGO
     {
         return IndexState::Invalid(format!(
             "it was sealed with `{algo}`, which this doc-bridge does not read (it reads `{SEMANTIC_HASH_ALGO}`)"
         ));
     }
-    match read_json::<DocBridgeIndexV1>(&path) {
+    let vouched = vouched_index(repo);
+    match phase("read index", || read_json::<DocBridgeIndexV1>(&path)) {
         Ok(None) => IndexState::Missing,
-        Ok(Some(index)) => match index_hash(&index) {
+        Ok(Some(index)) if vouched.is_some_and(|v| v.index_hash == index.content_hash) => {
+            IndexState::Valid(Box::new(index))
+        }
+        Ok(Some(index)) => match phase("verify index", || index_hash(&index)) {
             Some(hash) if hash == index.content_hash => IndexState::Valid(Box::new(index)),
             _ => IndexState::Invalid(
                 "its contentHash does not match its content (edited or corrupt)".to_owned(),

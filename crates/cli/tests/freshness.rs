@@ -247,3 +247,62 @@ fn freshness_skips_the_walk_only_while_no_directory_or_ignore_file_moved() {
         "an ancestor's ignore file must make the index stale: {log}"
     );
 }
+
+/// `args` under `root` with timings on: exit code, stdout, and the timing log.
+fn run_with_timings(root: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = doc_bridge()
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .env("DOC_BRIDGE_TIMINGS", "1")
+        .output()
+        .unwrap();
+    (code(&out), stdout(&out), stderr(&out))
+}
+
+#[test]
+fn the_search_cache_vouches_for_the_index_it_was_made_from_and_for_no_other() {
+    let dir = fixture_copy("python-package");
+    index(dir.path());
+    let sealed = artifact(dir.path(), "index.json")["contentHash"].clone();
+    let check = ["index", "--check", "--json"];
+
+    // The cache written with the index answers a fresh check: the index is not even read.
+    let (code, vouched, log) = run_with_timings(dir.path(), &check);
+    assert_eq!(code, 0, "{log}");
+    assert!(!log.contains("timing read index:"), "{log}");
+    let report: serde_json::Value = serde_json::from_str(&vouched).unwrap();
+    assert_eq!(report["status"], "fresh");
+    assert_eq!(report["indexHash"], sealed);
+    // A query reads the index but does not hash it again.
+    let (code, _, log) = run_with_timings(dir.path(), &["query", "module:src/pyfx/store.py"]);
+    assert_eq!(code, 0, "{log}");
+    assert!(
+        log.contains("timing read index:") && !log.contains("timing verify index:"),
+        "{log}"
+    );
+
+    // A damaged cache vouches for nothing: the index is read and its seal checked, and the
+    // answer is the same, byte for byte.
+    let cache = dir.path().join(".doc-bridge/cache/search.bin");
+    let mut bytes = std::fs::read(&cache).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&cache, &bytes).unwrap();
+    let (code, verified, log) = run_with_timings(dir.path(), &check);
+    assert_eq!(code, 0, "{log}");
+    assert!(log.contains("timing verify index:"), "{log}");
+    assert_eq!(verified, vouched);
+
+    // Neither does a cache made for another file: an index edited after the cache was written
+    // (the cache is rebuilt by the search, then the index is changed under it).
+    let searched = run(dir.path(), &["search", "store"]);
+    assert_eq!(searched.status.code(), Some(0));
+    let path = dir.path().join(".doc-bridge/index.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    value["project"]["name"] = "forged".into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    let (code, _, log) = run_with_timings(dir.path(), &check);
+    assert_eq!(code, 2, "a forged index passed: {log}");
+}

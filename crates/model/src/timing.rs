@@ -22,6 +22,15 @@ pub fn start() {
     }
 }
 
+/// The process's resident memory in MiB, where `/proc` tells it (Linux): with the times, it
+/// shows which phase holds the memory that peak RSS reports.
+fn resident() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // 4 KiB pages: the size on every platform this is read on.
+    Some(pages * 4096 / (1 << 20))
+}
+
 /// Runs `work`, printing how long it took under `label` when timings are enabled.
 pub fn phase<T>(label: &str, work: impl FnOnce() -> T) -> T {
     let timer = Timer::start(label);
@@ -50,10 +59,11 @@ impl<'a> Timer<'a> {
         if let Some(start) = self.start {
             let ms = |since: Instant| since.elapsed().as_secs_f64() * 1000.0;
             eprintln!(
-                "timing {}: {:.1} ms (ended at {:.1} ms)",
+                "timing {}: {:.1} ms (ended at {:.1} ms{})",
                 self.label,
                 ms(start),
-                ms(origin())
+                ms(origin()),
+                resident().map_or_else(String::new, |mib| format!(", {mib} MiB resident"))
             );
         }
     }
