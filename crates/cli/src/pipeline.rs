@@ -357,16 +357,18 @@ pub fn write_search_cache(
     collection: Collection,
 ) -> Option<Collection> {
     let stamp = file_stamp(&repo.artifact(INDEX_FILE))?;
-    Some(write_search_cache_for(repo, index, collection, stamp))
+    Some(write_search_cache_for(repo, index, collection, stamp, None))
 }
 
 /// [`write_search_cache`] for an `index.json` whose stamp is known (it may still be on its way
-/// into place: see `artifact::PendingWrite`). Returns the collection back.
+/// into place: see `artifact::PendingWrite`), and the stamp of the `snapshot.json` it was built
+/// from when the caller knows it. Returns the collection back.
 pub fn write_search_cache_for(
     repo: &Repo,
     index: &DocBridgeIndexV1,
     collection: Collection,
     stamp: FileStamp,
+    snapshot_stamp: Option<FileStamp>,
 ) -> Collection {
     let cache = SearchCache {
         format: SEARCH_CACHE_FORMAT,
@@ -374,6 +376,7 @@ pub fn write_search_cache_for(
         index_stamp: stamp,
         index_hash: index.content_hash.clone(),
         inputs_hash: index.inputs.hash.clone(),
+        snapshot_stamp,
         retrieval: index.retrieval.clone(),
         collection,
     };
@@ -547,18 +550,21 @@ pub struct Vouched {
     pub index_hash: ContentHash,
     /// The index's `inputs.hash`.
     pub inputs_hash: ContentHash,
+    /// The stamp `snapshot.json` had when it was written with that index, if the cache knows.
+    pub snapshot_stamp: Option<FileStamp>,
 }
 
 /// The search cache's word on `index.json` as it is now; `None` when there is no cache made for
 /// this very file (missing, damaged, from another build, or the index changed since).
 pub fn vouched_index(repo: &Repo) -> Option<Vouched> {
     let stamp = file_stamp(&repo.artifact(INDEX_FILE))?;
-    let cache = phase("open search cache", || {
-        SearchCache::open(&repo.artifact(SEARCH_CACHE_FILE), &stamp)
+    let header = phase("read search cache header", || {
+        SearchCache::header(&repo.artifact(SEARCH_CACHE_FILE), &stamp)
     })?;
     Some(Vouched {
-        index_hash: cache.index_hash,
-        inputs_hash: cache.inputs_hash,
+        index_hash: header.index_hash,
+        inputs_hash: header.inputs_hash,
+        snapshot_stamp: header.snapshot_stamp,
     })
 }
 
@@ -658,9 +664,16 @@ pub fn load_for_query(repo: &Repo, allow_stale: bool) -> Result<Loaded, UserErro
 }
 
 /// Loads the snapshot the index was built from, verifying it matches the index's projection.
+/// The seal is checked by hashing the snapshot again, unless the search cache vouches for this
+/// index and records the snapshot file as it is now (see [`vouched_index`]).
 pub fn load_snapshot_for(repo: &Repo, index: &DocBridgeIndexV1) -> Result<Snapshot, UserError> {
     let regenerate = "run `doc-bridge index` to regenerate it";
-    let snapshot = match read_json::<Snapshot>(&repo.artifact(SNAPSHOT_FILE)) {
+    let path = repo.artifact(SNAPSHOT_FILE);
+    let vouched = vouched_index(repo)
+        .filter(|v| v.index_hash == index.content_hash)
+        .and_then(|v| v.snapshot_stamp)
+        .is_some_and(|stamp| file_stamp(&path) == Some(stamp));
+    let snapshot = match phase("read snapshot", || read_json::<Snapshot>(&path)) {
         Ok(Some(snapshot)) => snapshot,
         Ok(None) => {
             return Err(UserError::error(format!(
@@ -673,14 +686,22 @@ pub fn load_snapshot_for(repo: &Repo, index: &DocBridgeIndexV1) -> Result<Snapsh
             )));
         }
     };
-    let hash = doc_bridge_model::hash::semantic_hash(
-        &snapshot,
-        doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED,
-    )
+    if snapshot.content_hash != index.projection.snapshot_hash {
+        return Err(UserError::error(format!(
+            "snapshot at .doc-bridge/snapshot.json does not match the index (edited, corrupt or from another run); {regenerate}"
+        )));
+    }
+    if vouched {
+        return Ok(snapshot);
+    }
+    let hash = phase("verify snapshot", || {
+        doc_bridge_model::hash::semantic_hash(
+            &snapshot,
+            doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED,
+        )
+    })
     .ok();
-    if hash.as_ref() != Some(&snapshot.content_hash)
-        || snapshot.content_hash != index.projection.snapshot_hash
-    {
+    if hash.as_ref() != Some(&snapshot.content_hash) {
         return Err(UserError::error(format!(
             "snapshot at .doc-bridge/snapshot.json does not match the index (edited, corrupt or from another run); {regenerate}"
         )));

@@ -306,3 +306,35 @@ fn the_search_cache_vouches_for_the_index_it_was_made_from_and_for_no_other() {
     let (code, _, log) = run_with_timings(dir.path(), &check);
     assert_eq!(code, 2, "a forged index passed: {log}");
 }
+
+#[test]
+fn the_search_cache_vouches_for_the_snapshot_written_with_its_index_and_for_no_other() {
+    let dir = fixture_copy("python-package");
+    index(dir.path());
+    let query = ["query", "module:src/pyfx/store.py"];
+    let (code, answer, log) = run_with_timings(dir.path(), &query);
+    assert_eq!(code, 0, "{log}");
+    assert!(
+        log.contains("timing read snapshot:") && !log.contains("timing verify snapshot:"),
+        "{log}"
+    );
+
+    // The same bytes written again: another file as far as the record goes, so hashed, and
+    // the answer is the same.
+    let path = dir.path().join(".doc-bridge/snapshot.json");
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    let (code, again, log) = run_with_timings(dir.path(), &query);
+    assert_eq!(code, 0, "{log}");
+    assert!(log.contains("timing verify snapshot:"), "{log}");
+    assert_eq!(again, answer);
+
+    // A forged snapshot that keeps the seal it claims is caught by that hash.
+    let mut value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    value["project"]["name"] = "forged".into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    let out = run(dir.path(), &query);
+    assert_eq!(out.status.code(), Some(2), "a forged snapshot passed");
+    assert!(stderr(&out).contains("does not match"), "{}", stderr(&out));
+}

@@ -1,6 +1,10 @@
 //! The search cache (`.doc-bridge/cache/search.bin`): the collection of one verified index,
 //! keyed by that index file's stamp and content hash. Derived and never authoritative: any
 //! mismatch or decoding error means "rebuild from the index".
+//!
+//! Its header is also a record of what was verified: while `index.json` (and `snapshot.json`)
+//! keep the stamps it holds, they are the files whose seals it names, and need not be hashed
+//! again to be trusted (see [`CacheHeader`]).
 
 use doc_bridge_model::ContentHash;
 use doc_bridge_model::index::RetrievalSettings;
@@ -14,7 +18,7 @@ use std::sync::Arc;
 use crate::collection::{Collection, Storage};
 
 /// Bumped whenever the cache layout or anything it derives from changes.
-pub const SEARCH_CACHE_FORMAT: u32 = 2;
+pub const SEARCH_CACHE_FORMAT: u32 = 3;
 
 /// The identity of a file on disk: size, modification time and inode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,10 +49,25 @@ pub struct SearchCache {
     pub index_hash: ContentHash,
     /// The index's `inputs.hash`.
     pub inputs_hash: ContentHash,
+    /// The stamp of `snapshot.json` when it was known to be the snapshot the index was built
+    /// from (the one whose seal is the index's `projection.snapshotHash`): written by the same
+    /// `index` run. `None` when the cache was made without that knowledge.
+    pub snapshot_stamp: Option<FileStamp>,
     /// The index's ranking settings.
     pub retrieval: RetrievalSettings,
     /// The collection.
     pub collection: Collection,
+}
+
+/// A cache's header: what it vouches for, without its collection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CacheHeader {
+    /// The `contentHash` of the index file with the stamp the cache was opened for.
+    pub index_hash: ContentHash,
+    /// That index's `inputs.hash`.
+    pub inputs_hash: ContentHash,
+    /// See [`SearchCache::snapshot_stamp`].
+    pub snapshot_stamp: Option<FileStamp>,
 }
 
 /// The header, as it is written.
@@ -58,6 +77,7 @@ type HeaderRef<'a> = (
     &'a FileStamp,
     &'a ContentHash,
     &'a ContentHash,
+    &'a Option<FileStamp>,
     &'a RetrievalSettings,
 );
 /// The header, as it is read.
@@ -67,6 +87,7 @@ type Header = (
     FileStamp,
     ContentHash,
     ContentHash,
+    Option<FileStamp>,
     RetrievalSettings,
 );
 
@@ -80,6 +101,7 @@ impl SearchCache {
             &self.index_stamp,
             &self.index_hash,
             &self.inputs_hash,
+            &self.snapshot_stamp,
             &self.retrieval,
         );
         let Ok(header) = postcard::to_allocvec(&header) else {
@@ -112,8 +134,39 @@ impl SearchCache {
         Self::from_storage(Storage::Mapped(Arc::new(map(&file)?)), index_stamp)
     }
 
+    /// The header of the cache file at `path`, when it is a cache made for `index_stamp` by
+    /// this build (checksum included: a damaged cache vouches for nothing).
+    pub fn header(path: &Path, index_stamp: &FileStamp) -> Option<CacheHeader> {
+        let file = std::fs::File::open(path).ok()?;
+        let storage = Storage::Mapped(Arc::new(map(&file)?));
+        let (header, _, _) = Self::checked_header(storage.as_slice(), index_stamp)?;
+        let (_, _, _, index_hash, inputs_hash, snapshot_stamp, _) = header;
+        Some(CacheHeader {
+            index_hash,
+            inputs_hash,
+            snapshot_stamp,
+        })
+    }
+
     fn from_storage(storage: Storage, index_stamp: &FileStamp) -> Option<SearchCache> {
-        let bytes = storage.as_slice();
+        let (header, base, content) = Self::checked_header(storage.as_slice(), index_stamp)?;
+        let (format, lexicon_version, stamp, index_hash, inputs_hash, snapshot_stamp, retrieval) =
+            header;
+        Some(SearchCache {
+            format,
+            lexicon_version,
+            index_stamp: stamp,
+            index_hash,
+            inputs_hash,
+            snapshot_stamp,
+            retrieval,
+            collection: Collection::from_storage(storage, base, content)?,
+        })
+    }
+
+    /// The header of a cache for `index_stamp` made by this build, with where the image starts
+    /// and ends, once the checksum holds.
+    fn checked_header(bytes: &[u8], index_stamp: &FileStamp) -> Option<(Header, usize, usize)> {
         let content = bytes.len().checked_sub(8)?;
         let checksum = u64::from_le_bytes(bytes.get(content..)?.try_into().ok()?);
         if xxh3_64(bytes.get(..content)?) != checksum {
@@ -121,23 +174,12 @@ impl SearchCache {
         }
         let length = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
         let base = length.checked_add(4)?;
-        let (format, lexicon_version, stamp, index_hash, inputs_hash, retrieval): Header =
-            postcard::from_bytes(bytes.get(4..base)?).ok()?;
-        let valid = format == SEARCH_CACHE_FORMAT
-            && lexicon_version == doc_bridge_model::retrieval::LEXICON_VERSION
-            && &stamp == index_stamp;
-        if !valid {
-            return None;
-        }
-        Some(SearchCache {
-            format,
-            lexicon_version,
-            index_stamp: stamp,
-            index_hash,
-            inputs_hash,
-            retrieval,
-            collection: Collection::from_storage(storage, base, content)?,
-        })
+        let header: Header = postcard::from_bytes(bytes.get(4..base)?).ok()?;
+        let (format, lexicon_version, stamp, ..) = &header;
+        let valid = *format == SEARCH_CACHE_FORMAT
+            && *lexicon_version == doc_bridge_model::retrieval::LEXICON_VERSION
+            && stamp == index_stamp;
+        valid.then_some((header, base, content))
     }
 }
 

@@ -10,7 +10,7 @@ use doc_bridge_model::index::RetrievalSettings;
 use doc_bridge_model::projection::{
     EntryGraph, GraphParams, LexicalStats, ProjectedEntry, RetrievalIndexV1,
 };
-use doc_bridge_retrieve::cache::{FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
+use doc_bridge_retrieve::cache::{CacheHeader, FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::rank::{SearchOptions, search};
 use proptest::prelude::*;
@@ -82,6 +82,11 @@ fn cache_bytes() -> (Vec<u8>, FileStamp) {
         index_stamp: stamp,
         index_hash: ContentHash::of_bytes(b"i"),
         inputs_hash: ContentHash::of_bytes(b"n"),
+        snapshot_stamp: Some(FileStamp {
+            bytes: 4,
+            modified_ns: 5,
+            inode: 6,
+        }),
         retrieval: RetrievalSettings {
             lexicon_version: 1,
             weights: BTreeMap::new(),
@@ -124,16 +129,31 @@ fn a_mapped_cache_file_reads_like_the_bytes_and_a_damaged_one_is_a_miss() {
         mapped,
         SearchCache::from_bytes(bytes.clone(), &stamp).unwrap()
     );
+    // The header alone says what the whole cache says.
+    assert_eq!(
+        SearchCache::header(&path, &stamp),
+        Some(CacheHeader {
+            index_hash: mapped.index_hash.clone(),
+            inputs_hash: mapped.inputs_hash.clone(),
+            snapshot_stamp: mapped.snapshot_stamp,
+        })
+    );
+    let other_stamp = FileStamp { inode: 7, ..stamp };
+    assert_eq!(SearchCache::header(&path, &other_stamp), None);
+    // Damage anywhere (the image included) makes the cache, and its header, a miss.
     let mut damaged = bytes.clone();
     let middle = damaged.len() / 2;
     damaged[middle] ^= 1;
     std::fs::write(&path, &damaged).unwrap();
     assert!(SearchCache::open(&path, &stamp).is_none());
+    assert!(SearchCache::header(&path, &stamp).is_none());
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
     assert!(SearchCache::open(&path, &stamp).is_none());
+    assert!(SearchCache::header(&path, &stamp).is_none());
     std::fs::write(&path, b"").unwrap();
     assert!(SearchCache::open(&path, &stamp).is_none());
     assert!(SearchCache::open(&dir.path().join("missing.bin"), &stamp).is_none());
+    assert!(SearchCache::header(&dir.path().join("missing.bin"), &stamp).is_none());
 }
 
 proptest! {

@@ -163,6 +163,11 @@ fn write_index_and_caches(
             .commit()
             .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
     };
+    // Taken before the commit: syncing and renaming change none of it.
+    let snapshot_stamp = snapshot_pending
+        .metadata()
+        .ok()
+        .and_then(|m| pipeline::stamp_of(&m));
     std::thread::scope(|scope| {
         let snapshot_sync = scope.spawn(|| phase("sync snapshot", || committed(snapshot_pending)));
         let side = scope.spawn(|| {
@@ -178,7 +183,7 @@ fn write_index_and_caches(
         let index_sync = scope.spawn(move || phase("sync index", || committed(pending)));
         if let Some(stamp) = stamp {
             phase("write search cache", || {
-                pipeline::write_search_cache_for(repo, index, collection, stamp)
+                pipeline::write_search_cache_for(repo, index, collection, stamp, snapshot_stamp)
             });
         }
         let llms = phase("write llms.txt", || crate::llms::write(repo, index));
