@@ -10,7 +10,8 @@ median over the rounds, side by side.
 Usage: bench/compare.py DIR ROUNDS BINARY [BINARY ...]
   DIR      a repository (for example a corpus written by bench/index-speed.sh)
   ROUNDS   runs per binary (12 is a good start; the minimum settles before the median)
-  WARM=1   measure warm runs instead: each measured run follows an unmeasured cold one
+  WARM=1   measure warm runs instead: each measured run follows an unmeasured cold one and is
+           forced (`--force`, where the binary has it) so that it runs in full
 """
 
 import os
@@ -25,6 +26,12 @@ from collections import defaultdict
 PHASE = re.compile(r"^timing (.*): ([0-9.]+) ms", re.MULTILINE)
 
 
+def supports_force(binary):
+    """Whether `binary index` has `--force` (older builds always ran in full)."""
+    help_text = subprocess.run([binary, "index", "--help"], capture_output=True, text=True).stdout
+    return "--force" in help_text
+
+
 def run(binary, root, warm):
     """One index, cold (or warm: after a cold one): wall milliseconds and the phase timings it
     printed."""
@@ -32,9 +39,11 @@ def run(binary, root, warm):
     if warm:
         subprocess.run([binary, "index", "--root", root, "--quiet"], capture_output=True, check=True)
     env = dict(os.environ, DOC_BRIDGE_TIMINGS="1")
+    # A warm run is a full one: forced where the binary would otherwise find nothing changed.
+    force = ["--force"] if warm and supports_force(binary) else []
     start = time.perf_counter()
     done = subprocess.run(
-        [binary, "index", "--root", root, "--quiet"],
+        [binary, "index", "--root", root, "--quiet", *force],
         capture_output=True,
         text=True,
         env=env,

@@ -5,7 +5,9 @@
 #   cat       find DIR -type f -print0 | xargs -0 cat > /dev/null         (reading every byte)
 #   sha256    find DIR -type f -print0 | xargs -0 sha256sum > /dev/null   (reading + hashing)
 #   cold      doc-bridge index --root DIR --quiet, after deleting DIR/.doc-bridge
-#   warm      the same command again, with the .doc-bridge cache of the cold run in place
+#   warm      the same command again with --force, the .doc-bridge cache of the cold run in place
+#             (a full run: observing, building, comparing with the files there)
+#   no-op     the same command without --force: nothing changed, so it checks and stops
 # Each is run $RUNS times (default 3); the table shows medians, the index/cat and index/sha256
 # ratios, and the peak RSS of doc-bridge index. "Cold" means no doc-bridge cache, not a cold OS
 # page cache: dropping the page cache needs root and a quiet machine, and the ratios are about
@@ -137,7 +139,7 @@ prepare_synth() {
 # $TMP/rows.
 bench_corpus() {
     local name=$1 dir=$2 files mib run m
-    local -a cat_s=() sha_s=() cold_s=() warm_s=() cold_rss=() warm_rss=()
+    local -a cat_s=() sha_s=() cold_s=() warm_s=() noop_s=() cold_rss=() warm_rss=() noop_rss=()
     files=$(find "$dir" -path "$dir/.doc-bridge" -prune -o -type f -print | wc -l)
     mib=$(du -sm --exclude=.doc-bridge "$dir" | cut -f1)
     note "$name: $files files, $mib MiB on disk; warming the page cache"
@@ -153,10 +155,13 @@ bench_corpus() {
         m=$(measure "$DOC_BRIDGE" index --root "$dir" --quiet)
         cold_s+=("${m% *}")
         cold_rss+=("${m#* }")
-        m=$(measure "$DOC_BRIDGE" index --root "$dir" --quiet)
+        m=$(measure "$DOC_BRIDGE" index --root "$dir" --quiet --force)
         warm_s+=("${m% *}")
         warm_rss+=("${m#* }")
-        note "$name run $run/$RUNS: cat ${cat_s[-1]} s, sha256sum ${sha_s[-1]} s, index cold ${cold_s[-1]} s, warm ${warm_s[-1]} s"
+        m=$(measure "$DOC_BRIDGE" index --root "$dir" --quiet)
+        noop_s+=("${m% *}")
+        noop_rss+=("${m#* }")
+        note "$name run $run/$RUNS: cat ${cat_s[-1]} s, sha256sum ${sha_s[-1]} s, index cold ${cold_s[-1]} s, warm ${warm_s[-1]} s, no-op ${noop_s[-1]} s"
     done
     local cat sha
     cat=$(median "${cat_s[@]}")
@@ -166,6 +171,7 @@ bench_corpus() {
         row "$name" "$files" "sha256sum" "$sha" "$cat" "$sha" -
         row "$name" "$files" "index (cold)" "$(median "${cold_s[@]}")" "$cat" "$sha" "$(median "${cold_rss[@]}")"
         row "$name" "$files" "index (warm)" "$(median "${warm_s[@]}")" "$cat" "$sha" "$(median "${warm_rss[@]}")"
+        row "$name" "$files" "index (no-op)" "$(median "${noop_s[@]}")" "$cat" "$sha" "$(median "${noop_rss[@]}")"
     } >>"$TMP/rows"
 }
 
@@ -173,7 +179,7 @@ bench_corpus() {
 row() {
     awk -v c="$1" -v f="$2" -v w="$3" -v s="$4" -v cat="$5" -v sha="$6" -v rss="$7" 'BEGIN {
         mib = (rss == "-") ? "-" : sprintf("%.1f", rss / 1024)
-        printf "| %-12s | %7d | %-12s | %9.3f | %7.2f | %9.2f | %9s |\n",
+        printf "| %-12s | %7d | %-13s | %9.3f | %7.2f | %9.2f | %9s |\n",
             c, f, w, s, (cat > 0 ? s / cat : 0), (sha > 0 ? s / sha : 0), mib
     }'
 }
@@ -200,10 +206,11 @@ main() {
     echo
     echo "doc-bridge index speed: median of $RUNS runs; $(nproc) CPUs; $(uname -sr)"
     echo "binary: $DOC_BRIDGE_LABEL"
-    echo "OS page cache warm for every step; 'cold' = no .doc-bridge cache, 'warm' = second index run."
+    echo "OS page cache warm for every step; 'cold' = no .doc-bridge cache, 'warm' = a second, forced run;"
+    echo "'no-op' = a third run, unforced: nothing changed, so it only checks."
     echo
-    echo "| corpus       |   files | measurement  | seconds   | x cat   | x sha256  | peak MiB  |"
-    echo "| ------------ | ------- | ------------ | --------- | ------- | --------- | --------- |"
+    echo "| corpus       |   files | measurement   | seconds   | x cat   | x sha256  | peak MiB  |"
+    echo "| ------------ | ------- | ------------- | --------- | ------- | --------- | --------- |"
     cat "$TMP/rows"
 }
 

@@ -313,6 +313,10 @@ pub struct IndexArgs {
     #[arg(long, value_name = "MS", default_value_t = 200, requires = "watch",
           value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub debounce_ms: u64,
+    /// Rebuild even when nothing changed since the last run (which otherwise stops after
+    /// checking the inputs, the program and the files it wrote, and writes nothing).
+    #[arg(long, conflicts_with_all = ["check", "watch"])]
+    pub force: bool,
     /// Print the result as JSON on stdout.
     #[arg(long)]
     pub json: bool,

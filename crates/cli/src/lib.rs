@@ -11,6 +11,7 @@ mod clock;
 pub mod commands;
 pub mod exit;
 mod head;
+mod last_run;
 pub mod llms;
 pub mod mcp;
 pub mod output;

@@ -91,7 +91,8 @@ fn unchanged_repository_rewrites_nothing_and_keeps_generated_at() {
     // A later clock: the content did not change, so generatedAt and every byte stay.
     let second = doc_bridge()
         .env("SOURCE_DATE_EPOCH", "2000000")
-        .args(["index", "--json", "--root"])
+        // Forced: rebuilt in full, not found up to date.
+        .args(["index", "--force", "--json", "--root"])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -181,7 +182,8 @@ fn analysis_cache_is_reused_and_never_changes_the_artifacts() {
     let snapshot = artifact_bytes(dir.path(), "snapshot.json");
     let index_bytes = artifact_bytes(dir.path(), "index.json");
 
-    let second = json(&["index", "--json"]);
+    // Forced: nothing changed, so an unforced run would not analyse anything at all.
+    let second = json(&["index", "--force", "--json"]);
     assert_eq!(second["reusedAnalyses"], first["entities"]["module"]);
     assert_eq!(second["written"]["snapshot"], false);
     assert_same_bytes(
@@ -196,7 +198,7 @@ fn analysis_cache_is_reused_and_never_changes_the_artifacts() {
         b"\x01\x02garbage",
     )
     .unwrap();
-    let third = json(&["index", "--json"]);
+    let third = json(&["index", "--force", "--json"]);
     assert_eq!(third["reusedAnalyses"], 0);
     assert_same_bytes(
         &index_bytes,
