@@ -23,22 +23,59 @@ impl Collapsed {
     }
 
     /// Appends `fragment`, collapsing whitespace across fragment boundaries.
+    ///
+    /// Runs of ASCII other than whitespace are copied whole (most text is such runs, and
+    /// copying a run costs about what one character pushed alone does); everything else goes a
+    /// character at a time. The result is the character loop's (property-tested).
     pub(crate) fn push(&mut self, fragment: &str) {
-        for c in fragment.chars() {
-            if self.limit.is_some_and(|limit| self.chars >= limit) {
+        let bytes = fragment.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let room = self
+                .limit
+                .map_or(usize::MAX, |limit| limit.saturating_sub(self.chars));
+            if room == 0 {
                 return;
             }
+            let run = bytes[at..]
+                .iter()
+                .position(|b| !b.is_ascii() || is_ascii_whitespace(*b))
+                .unwrap_or(bytes.len() - at);
+            if run > 0 {
+                self.space_if_pending();
+                // ASCII: one byte, one character. As a character at a time: the limit is
+                // checked before a character and its pending space, so the first one after a
+                // space goes in even when the space filled the buffer.
+                let room = self
+                    .limit
+                    .map_or(usize::MAX, |limit| limit.saturating_sub(self.chars));
+                let take = run.min(room.max(1));
+                self.text.push_str(&fragment[at..at + take]);
+                self.chars += take;
+                at += run;
+                continue;
+            }
+            // A whitespace byte or the first byte of a longer character: one character.
+            let Some(c) = fragment[at..].chars().next() else {
+                return;
+            };
+            at += c.len_utf8();
             if c.is_whitespace() {
                 self.pending_space = !self.text.is_empty();
                 continue;
             }
-            if self.pending_space {
-                self.text.push(' ');
-                self.chars += 1;
-                self.pending_space = false;
-            }
+            self.space_if_pending();
             self.text.push(c);
             self.chars += 1;
+        }
+    }
+
+    /// Writes the space a whitespace run left pending, before the next visible character.
+    fn space_if_pending(&mut self) {
+        if self.pending_space {
+            self.text.push(' ');
+            self.chars += 1;
+            self.pending_space = false;
         }
     }
 
@@ -51,6 +88,12 @@ impl Collapsed {
     pub(crate) fn into_string(self) -> String {
         self.text
     }
+}
+
+/// `char::is_whitespace` for an ASCII byte (which, unlike `u8::is_ascii_whitespace`, counts
+/// the vertical tab).
+fn is_ascii_whitespace(byte: u8) -> bool {
+    matches!(byte, b'\t'..=b'\r' | b' ')
 }
 
 /// A buffer sized for a summary: one character more than the maximum is
@@ -100,6 +143,44 @@ mod tests {
         buffer.push("\tb  ");
         buffer.push("c");
         assert_eq!(buffer.into_string(), "a b c");
+    }
+
+    /// The definition: a character at a time.
+    fn collapsed_by_chars(fragments: &[String], limit: Option<usize>) -> String {
+        let (mut text, mut chars, mut pending) = (String::new(), 0usize, false);
+        for fragment in fragments {
+            for c in fragment.chars() {
+                if limit.is_some_and(|limit| chars >= limit) {
+                    break;
+                }
+                if c.is_whitespace() {
+                    pending = !text.is_empty();
+                    continue;
+                }
+                if pending {
+                    text.push(' ');
+                    chars += 1;
+                    pending = false;
+                }
+                text.push(c);
+                chars += 1;
+            }
+        }
+        text
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn runs_collapse_exactly_as_characters_do(
+            fragments in proptest::collection::vec("[a-c \t\n\x0b\u{a0}\u{2003}é日]{0,12}", 0..6),
+            limit in proptest::option::of(0usize..20),
+        ) {
+            let mut buffer = limit.map_or_else(Collapsed::default, Collapsed::bounded);
+            for fragment in &fragments {
+                buffer.push(fragment);
+            }
+            proptest::prop_assert_eq!(buffer.into_string(), collapsed_by_chars(&fragments, limit));
+        }
     }
 
     #[test]
