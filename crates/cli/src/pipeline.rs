@@ -667,30 +667,66 @@ pub fn load_for_query(repo: &Repo, allow_stale: bool) -> Result<Loaded, UserErro
 /// The seal is checked by hashing the snapshot again, unless the search cache vouches for this
 /// index and records the snapshot file as it is now (see [`vouched_index`]).
 pub fn load_snapshot_for(repo: &Repo, index: &DocBridgeIndexV1) -> Result<Snapshot, UserError> {
-    let regenerate = "run `doc-bridge index` to regenerate it";
+    let read = read_snapshot(repo)?;
+    verified_snapshot(repo, index, read)
+}
+
+/// [`load_for_query`] and [`load_snapshot_for`] together, the two files read and parsed at the
+/// same time (on a large repository each takes seconds). The index's errors come first.
+pub fn load_for_query_with_snapshot(
+    repo: &Repo,
+    allow_stale: bool,
+) -> Result<(Loaded, Snapshot), UserError> {
+    let (loaded, read) = rayon::join(|| load_for_query(repo, allow_stale), || read_snapshot(repo));
+    let loaded = loaded?;
+    let snapshot = verified_snapshot(repo, &loaded.index, read?)?;
+    Ok((loaded, snapshot))
+}
+
+/// A snapshot as read, with the stamp its file had just before (for [`verified_snapshot`]).
+pub struct ReadSnapshot {
+    stamp: Option<FileStamp>,
+    snapshot: Snapshot,
+}
+
+const REGENERATE: &str = "run `doc-bridge index` to regenerate it";
+
+/// Reads and parses `snapshot.json`; missing or malformed is an error naming the fix.
+fn read_snapshot(repo: &Repo) -> Result<ReadSnapshot, UserError> {
     let path = repo.artifact(SNAPSHOT_FILE);
+    let stamp = file_stamp(&path);
+    match phase("read snapshot", || read_json::<Snapshot>(&path)) {
+        Ok(Some(snapshot)) => Ok(ReadSnapshot { stamp, snapshot }),
+        Ok(None) => Err(UserError::error(format!(
+            "no snapshot at .doc-bridge/snapshot.json; {REGENERATE}"
+        ))),
+        Err(e) => Err(UserError::error(format!(
+            "snapshot is invalid: {e}; {REGENERATE}"
+        ))),
+    }
+}
+
+/// The snapshot read, once it is the one `index` was built from: named by the index's
+/// projection, and sealed as it says (hashed again unless the search cache vouches for the file
+/// it was read from).
+fn verified_snapshot(
+    repo: &Repo,
+    index: &DocBridgeIndexV1,
+    read: ReadSnapshot,
+) -> Result<Snapshot, UserError> {
+    let ReadSnapshot { stamp, snapshot } = read;
+    let mismatch = || {
+        UserError::error(format!(
+            "snapshot at .doc-bridge/snapshot.json does not match the index (edited, corrupt or from another run); {REGENERATE}"
+        ))
+    };
+    if snapshot.content_hash != index.projection.snapshot_hash {
+        return Err(mismatch());
+    }
     let vouched = vouched_index(repo)
         .filter(|v| v.index_hash == index.content_hash)
         .and_then(|v| v.snapshot_stamp)
-        .is_some_and(|stamp| file_stamp(&path) == Some(stamp));
-    let snapshot = match phase("read snapshot", || read_json::<Snapshot>(&path)) {
-        Ok(Some(snapshot)) => snapshot,
-        Ok(None) => {
-            return Err(UserError::error(format!(
-                "no snapshot at .doc-bridge/snapshot.json; {regenerate}"
-            )));
-        }
-        Err(e) => {
-            return Err(UserError::error(format!(
-                "snapshot is invalid: {e}; {regenerate}"
-            )));
-        }
-    };
-    if snapshot.content_hash != index.projection.snapshot_hash {
-        return Err(UserError::error(format!(
-            "snapshot at .doc-bridge/snapshot.json does not match the index (edited, corrupt or from another run); {regenerate}"
-        )));
-    }
+        .is_some_and(|recorded| stamp == Some(recorded));
     if vouched {
         return Ok(snapshot);
     }
@@ -702,9 +738,7 @@ pub fn load_snapshot_for(repo: &Repo, index: &DocBridgeIndexV1) -> Result<Snapsh
     })
     .ok();
     if hash.as_ref() != Some(&snapshot.content_hash) {
-        return Err(UserError::error(format!(
-            "snapshot at .doc-bridge/snapshot.json does not match the index (edited, corrupt or from another run); {regenerate}"
-        )));
+        return Err(mismatch());
     }
     Ok(snapshot)
 }
@@ -778,8 +812,7 @@ pub fn overlay_signals_for(repo: &Repo, snapshot: &Snapshot) -> OverlaySignals {
 pub fn reindex_with_overlay(repo: &Repo) -> Result<ContentHash, UserError> {
     // The caller checked freshness before moving the overlay; the overlay is the only input that
     // changed since, and it is what this re-derivation takes in.
-    let loaded = load_for_query(repo, true)?;
-    let snapshot = load_snapshot_for(repo, &loaded.index)?;
+    let (_, snapshot) = load_for_query_with_snapshot(repo, true)?;
     let (index, collection) = index(repo, &snapshot);
     write_if_changed(&repo.artifact(INDEX_FILE), &index)?;
     if let Some(_stamp) = file_stamp(&repo.artifact(INDEX_FILE)) {

@@ -17,7 +17,7 @@ use doc_bridge_model::enrichment::{
 use crate::args::{EnrichDecideArgs, EnrichRevalidateArgs};
 use crate::clock::now_rfc3339;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::{self, OverlayState, load_for_query, load_overlay, load_snapshot_for};
+use crate::pipeline::{self, OverlayState, load_overlay};
 use crate::repo::Repo;
 
 /// Approves (`approve == true`) or rejects a pending proposal, and prints the outcome.
@@ -138,8 +138,8 @@ pub fn decide_proposal(
         )));
     }
     // The target must still be what the proposal saw: an approval never applies to a changed document.
-    let loaded = load_for_query(repo, false)?;
-    let snapshot = load_snapshot_for(repo, &loaded.index)?;
+    // The index is loaded for its freshness (stale: an error) and to vouch for the snapshot.
+    let (_, snapshot) = pipeline::load_for_query_with_snapshot(repo, false)?;
     let current = snapshot
         .entities
         .iter()
@@ -297,8 +297,8 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
             return Err(UserError::error(format!("the overlay is invalid ({why})")));
         }
     };
-    let loaded = load_for_query(&repo, false)?;
-    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    // The index is loaded for its freshness (stale: an error) and to vouch for the snapshot.
+    let (_, snapshot) = pipeline::load_for_query_with_snapshot(&repo, false)?;
     let report = pipeline::report_diagnostics(&repo, &snapshot);
     let partition = revalidate_overlay(
         &overlay,

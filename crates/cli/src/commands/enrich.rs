@@ -17,7 +17,7 @@ use doc_bridge_model::enrichment::{
 use crate::args::{EnrichArgs, EnrichListArgs, EnrichState};
 use crate::clock::now_rfc3339;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::{self, OverlayState, load_for_query, load_overlay, load_snapshot_for};
+use crate::pipeline::{self, OverlayState, load_overlay};
 use crate::repo::Repo;
 
 /// `doc-bridge enrich [--from-file FILE]`.
@@ -101,8 +101,8 @@ fn execute(
             )));
         }
     };
-    let loaded = load_for_query(repo, false)?;
-    let snapshot = load_snapshot_for(repo, &loaded.index)?;
+    // The index is loaded for its freshness (stale: an error) and to vouch for the snapshot.
+    let (_, snapshot) = pipeline::load_for_query_with_snapshot(repo, false)?;
     // Without a file, the agent stage gathers the proposals (only on request; never on a query path).
     let (mut raw, stage, roles, adjudicator) = match (raw, roles) {
         (Some(raw), _) => (raw, None, Vec::new(), None),

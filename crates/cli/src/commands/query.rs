@@ -9,14 +9,13 @@ use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
 
 use crate::args::QueryArgs;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::{load_for_query, load_snapshot_for};
+use crate::pipeline::load_for_query_with_snapshot;
 use crate::repo::Repo;
 
 /// Resolves the target and prints its handoff; exit 1 with the closest matches when unknown.
 pub fn run(args: &QueryArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
-    let loaded = load_for_query(&repo, args.allow_stale)?;
-    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let (loaded, snapshot) = load_for_query_with_snapshot(&repo, args.allow_stale)?;
     let graph = Graph::new(&snapshot);
     let id = match resolve(&graph, &loaded.index.projection, &args.target) {
         Resolution::Found(id) => id,

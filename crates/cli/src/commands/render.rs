@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::args::RenderArgs;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::{OverlayState, load_for_query, load_overlay, load_snapshot_for};
+use crate::pipeline::{OverlayState, load_for_query_with_snapshot, load_overlay};
 use crate::render::report::{CheckReport, parse};
 use crate::render::{Inputs, render};
 use crate::repo::Repo;
@@ -23,8 +23,7 @@ pub const REPORT_JSON: &str = "report.json";
 /// Runs the command.
 pub fn run(args: &RenderArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
-    let loaded = load_for_query(&repo, true)?;
-    let snapshot = load_snapshot_for(&repo, &loaded.index)?;
+    let (loaded, snapshot) = load_for_query_with_snapshot(&repo, true)?;
     let (overlay, overlay_problem) = match load_overlay(&repo) {
         OverlayState::Valid(overlay) => (Some(*overlay), None),
         OverlayState::Missing => (None, None),
