@@ -12,7 +12,9 @@ use doc_bridge_discover::walk::WalkedFile;
 use doc_bridge_discover::{
     BuildOptions, WalkOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed, walk,
 };
-use doc_bridge_model::artifact::{ArtifactError, read_json, to_artifact_bytes, write_atomic};
+use doc_bridge_model::artifact::{
+    ArtifactError, read_json, read_json_between, to_artifact_bytes, write_atomic,
+};
 use doc_bridge_model::index::{DocBridgeIndexV1, Inputs};
 use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot};
 use doc_bridge_model::{ContentHash, RelPath, SEMANTIC_HASH_ALGO};
@@ -557,9 +559,13 @@ pub struct Vouched {
 /// The search cache's word on `index.json` as it is now; `None` when there is no cache made for
 /// this very file (missing, damaged, from another build, or the index changed since).
 pub fn vouched_index(repo: &Repo) -> Option<Vouched> {
-    let stamp = file_stamp(&repo.artifact(INDEX_FILE))?;
+    vouched_for(repo, &file_stamp(&repo.artifact(INDEX_FILE))?)
+}
+
+/// The search cache's word on an `index.json` with this stamp (see [`vouched_index`]).
+fn vouched_for(repo: &Repo, stamp: &FileStamp) -> Option<Vouched> {
     let header = phase("read search cache header", || {
-        SearchCache::header(&repo.artifact(SEARCH_CACHE_FILE), &stamp)
+        SearchCache::header(&repo.artifact(SEARCH_CACHE_FILE), stamp)
     })?;
     Some(Vouched {
         index_hash: header.index_hash,
@@ -569,8 +575,10 @@ pub fn vouched_index(repo: &Repo) -> Option<Vouched> {
 }
 
 /// Loads and verifies the stored index. Never writes. The seal is checked by hashing the index
-/// again, unless the search cache vouches for the file ([`vouched_index`]) and the loaded
-/// index carries the seal it vouched for: hashing a large index takes as long as reading it.
+/// again, unless the search cache vouches for the file as it was while it was read (the same
+/// stamp just before and just after: nothing wrote to it meanwhile, as `index --watch` may to a
+/// file a slow reader still holds) and the index read carries the seal it vouched for: hashing
+/// a large index takes as long as reading it.
 pub fn load_index(repo: &Repo) -> IndexState {
     let path = repo.artifact(INDEX_FILE);
     // Read the algorithm first, so an index from another algorithm is named as such rather than
@@ -582,13 +590,18 @@ pub fn load_index(repo: &Repo) -> IndexState {
             "it was sealed with `{algo}`, which this doc-bridge does not read (it reads `{SEMANTIC_HASH_ALGO}`)"
         ));
     }
-    let vouched = vouched_index(repo);
-    match phase("read index", || read_json::<DocBridgeIndexV1>(&path)) {
+    match phase("read index", || {
+        read_json_between::<DocBridgeIndexV1>(&path)
+    }) {
         Ok(None) => IndexState::Missing,
-        Ok(Some(index)) if vouched.is_some_and(|v| v.index_hash == index.content_hash) => {
+        Ok(Some((index, before, after)))
+            if steady_stamp(&before, &after)
+                .and_then(|stamp| vouched_for(repo, &stamp))
+                .is_some_and(|v| v.index_hash == index.content_hash) =>
+        {
             IndexState::Valid(Box::new(index))
         }
-        Ok(Some(index)) => match phase("verify index", || index_hash(&index)) {
+        Ok(Some((index, ..))) => match phase("verify index", || index_hash(&index)) {
             Some(hash) if hash == index.content_hash => IndexState::Valid(Box::new(index)),
             _ => IndexState::Invalid(
                 "its contentHash does not match its content (edited or corrupt)".to_owned(),
@@ -663,16 +676,10 @@ pub fn load_for_query(repo: &Repo, allow_stale: bool) -> Result<Loaded, UserErro
     })
 }
 
-/// Loads the snapshot the index was built from, verifying it matches the index's projection.
-/// The seal is checked by hashing the snapshot again, unless the search cache vouches for this
-/// index and records the snapshot file as it is now (see [`vouched_index`]).
-pub fn load_snapshot_for(repo: &Repo, index: &DocBridgeIndexV1) -> Result<Snapshot, UserError> {
-    let read = read_snapshot(repo)?;
-    verified_snapshot(repo, index, read)
-}
-
-/// [`load_for_query`] and [`load_snapshot_for`] together, the two files read and parsed at the
-/// same time (on a large repository each takes seconds). The index's errors come first.
+/// [`load_for_query`] and the snapshot the index was built from, the two files read and parsed
+/// at the same time (on a large repository each takes seconds). The index's errors (stale
+/// included) come first; the snapshot must be the one the index's projection names, and sealed
+/// as it says ([`verified_snapshot`]).
 pub fn load_for_query_with_snapshot(
     repo: &Repo,
     allow_stale: bool,
@@ -683,7 +690,25 @@ pub fn load_for_query_with_snapshot(
     Ok((loaded, snapshot))
 }
 
-/// A snapshot as read, with the stamp its file had just before (for [`verified_snapshot`]).
+/// [`verified_index`] and the snapshot it was built from, the two files read at the same time.
+pub fn verified_index_with_snapshot(
+    repo: &Repo,
+) -> Result<(DocBridgeIndexV1, Snapshot), UserError> {
+    let (index, read) = rayon::join(|| verified_index(repo), || read_snapshot(repo));
+    let index = index?;
+    let snapshot = verified_snapshot(repo, &index, read?)?;
+    Ok((index, snapshot))
+}
+
+/// The stamp of a file read between these two looks at it, when they agree (nothing wrote to
+/// it in between); `None` otherwise.
+fn steady_stamp(before: &std::fs::Metadata, after: &std::fs::Metadata) -> Option<FileStamp> {
+    let stamp = stamp_of(before)?;
+    (stamp_of(after)? == stamp).then_some(stamp)
+}
+
+/// A snapshot as read, with the stamp its file had while it was read, if steady (for
+/// [`verified_snapshot`]).
 pub struct ReadSnapshot {
     stamp: Option<FileStamp>,
     snapshot: Snapshot,
@@ -694,9 +719,11 @@ const REGENERATE: &str = "run `doc-bridge index` to regenerate it";
 /// Reads and parses `snapshot.json`; missing or malformed is an error naming the fix.
 fn read_snapshot(repo: &Repo) -> Result<ReadSnapshot, UserError> {
     let path = repo.artifact(SNAPSHOT_FILE);
-    let stamp = file_stamp(&path);
-    match phase("read snapshot", || read_json::<Snapshot>(&path)) {
-        Ok(Some(snapshot)) => Ok(ReadSnapshot { stamp, snapshot }),
+    match phase("read snapshot", || read_json_between::<Snapshot>(&path)) {
+        Ok(Some((snapshot, before, after))) => Ok(ReadSnapshot {
+            stamp: steady_stamp(&before, &after),
+            snapshot,
+        }),
         Ok(None) => Err(UserError::error(format!(
             "no snapshot at .doc-bridge/snapshot.json; {REGENERATE}"
         ))),

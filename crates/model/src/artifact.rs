@@ -404,17 +404,45 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, Artifact
             });
         }
     };
+    parse_json(path, &bytes).map(Some)
+}
+
+/// [`read_json`], with the metadata of the file read taken from it just before and just after
+/// the read: when the two agree (size, modification time, inode), nothing wrote to the file in
+/// between, so a record of that file's stamp speaks for the bytes parsed.
+pub fn read_json_between<T: DeserializeOwned>(
+    path: &Path,
+) -> Result<Option<(T, std::fs::Metadata, std::fs::Metadata)>, ArtifactError> {
+    use std::io::Read;
+    let io = |source| ArtifactError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(io(source)),
+    };
+    let before = file.metadata().map_err(io)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(before.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes).map_err(io)?;
+    let after = file.metadata().map_err(io)?;
+    parse_json(path, &bytes).map(|value| Some((value, before, after)))
+}
+
+/// Parses a whole artifact file's bytes.
+fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T, ArtifactError> {
     let malformed = |detail: String| ArtifactError::Malformed {
         path: path.to_path_buf(),
         detail,
     };
-    let mut deserializer = serde_json::Deserializer::from_slice(&bytes);
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer)
         .map_err(|e| malformed(format!("{} (at `{}`)", e.inner(), e.path())))?;
     deserializer
         .end()
         .map_err(|e| malformed(format!("trailing content: {e}")))?;
-    Ok(Some(value))
+    Ok(value)
 }
 
 /// Artifact I/O failures.
@@ -468,6 +496,29 @@ mod tests {
             .unwrap()
             .collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn reading_between_two_looks_parses_like_read_json_and_sees_the_same_file_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        assert!(
+            read_json_between::<serde_json::Value>(&path)
+                .unwrap()
+                .is_none()
+        );
+        std::fs::write(&path, br#"{"a": [1, 2]}"#).unwrap();
+        let (value, before, after) = read_json_between::<serde_json::Value>(&path)
+            .unwrap()
+            .unwrap();
+        assert_eq!(Some(value), read_json(&path).unwrap());
+        assert_eq!(before.len(), after.len());
+        assert_eq!(before.modified().unwrap(), after.modified().unwrap());
+        std::fs::write(&path, b"{").unwrap();
+        assert!(matches!(
+            read_json_between::<serde_json::Value>(&path),
+            Err(ArtifactError::Malformed { .. })
+        ));
     }
 
     /// Writes `pieces` through a [`ChangeWriter`] at `path`; returns whether it wrote.

@@ -12,8 +12,8 @@ use doc_bridge_retrieve::collection::Collection;
 
 use crate::exit::UserError;
 use crate::pipeline::{
-    INDEX_FILE, SEARCH_CACHE_FILE, file_stamp, freshness_of, load_snapshot_for, stale_error,
-    verified_index,
+    INDEX_FILE, SEARCH_CACHE_FILE, file_stamp, freshness_of, stale_error,
+    verified_index_with_snapshot,
 };
 use crate::repo::Repo;
 
@@ -119,8 +119,7 @@ impl State {
 /// Reads and verifies the index and its snapshot, and takes the collection from the search cache
 /// when the cache was built for this very index file (else builds it).
 fn load(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
-    let index = verified_index(&repo)?;
-    let snapshot = load_snapshot_for(&repo, &index)?;
+    let (index, snapshot) = verified_index_with_snapshot(&repo)?;
     let cached = stamp.and_then(|stamp| {
         let bytes = std::fs::read(repo.artifact(SEARCH_CACHE_FILE)).ok()?;
         let cache = SearchCache::from_bytes(bytes, stamp)?;
