@@ -10,7 +10,8 @@ pub use doc_bridge_discover::seal_snapshot;
 use doc_bridge_discover::stamps::{Stamps, hash_all_stamped, now_ns};
 use doc_bridge_discover::walk::WalkedFile;
 use doc_bridge_discover::{
-    BuildOptions, WalkOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed, walk,
+    BuildOptions, WalkOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed_from,
+    walk,
 };
 use doc_bridge_model::artifact::{
     ArtifactError, read_json, read_json_between, to_artifact_bytes, write_atomic,
@@ -88,11 +89,13 @@ pub fn scan_unsealed(repo: &Repo, progress: &Progress) -> Result<Scanned, UserEr
     let analyses = AnalysisCache::from_observed(&observed);
     let reused = observed.iter().filter(|f| f.reused).count();
     bar.finish_and_clear();
+    let options = build_options(repo, &observed);
+    // The observations are not needed after this: their bodies move into the snapshot.
     let snapshot = phase("snapshot", || {
-        build_snapshot_unsealed(
-            &observed,
+        build_snapshot_unsealed_from(
+            observed,
             walked.diagnostics,
-            &build_options(repo, &observed),
+            &options,
             &exists_on_disk(repo),
             now_rfc3339(),
         )

@@ -43,11 +43,13 @@ pub fn language_from_path(path: &RelPath) -> Option<String> {
     })
 }
 
-/// Builds a document entity.
+/// Builds a document entity; `body` is the body taken out of `facts` when the caller has no
+/// further use for them (`None`: copied from `facts`).
 pub fn document_entity(
     path: &RelPath,
     hash: &ContentHash,
     facts: &MarkdownFacts,
+    body: Option<String>,
     agent_root: Option<&RelPath>,
 ) -> Document {
     let front = facts.front_matter.as_ref();
@@ -81,7 +83,8 @@ pub fn document_entity(
             })
             .collect(),
         summary: facts.summary.clone(),
-        body: facts.body.clone(),
+        // Given apart when the facts have no further use (moved, not copied); else copied.
+        body: body.unwrap_or_else(|| facts.body.clone()),
         tags: front.map(|f| f.tags.clone()).unwrap_or_default(),
         audience: front.map(|f| f.audience.clone()).unwrap_or_default(),
         owner: front.and_then(|f| f.owner.clone()),

@@ -18,6 +18,7 @@ pub mod stat;
 pub mod walk;
 
 pub use build::{
-    BuildOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed, seal_snapshot,
+    BuildOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed,
+    build_snapshot_unsealed_from, seal_snapshot,
 };
 pub use walk::{WalkOptions, walk};
