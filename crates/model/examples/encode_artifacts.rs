@@ -16,6 +16,14 @@ use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::snapshot::Snapshot;
 use doc_bridge_model::sorted_json::{Style, indent, to_vec};
 
+/// Prints a line on stdout; a closed stdout (`| head`) ends the output, not the program.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 fn main() {
     let Some(root) = std::env::args_os().nth(1).map(PathBuf::from) else {
         eprintln!("usage: encode_artifacts DIR");
@@ -34,7 +42,7 @@ fn main() {
     let mut total = 0.0;
     total += measure("snapshot.json", &snapshot);
     total += measure("index.json", &index);
-    println!("both: {total:.2} s on one thread");
+    say!("both: {total:.2} s on one thread");
 }
 
 fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> T {
@@ -62,7 +70,7 @@ fn measure<T: Serialize>(name: &str, value: &T) -> f64 {
     let mut pretty = Vec::with_capacity(canonical.len() + canonical.len() / 4);
     indent(&canonical, 0, &mut pretty);
     let indented = start.elapsed().as_secs_f64();
-    println!(
+    say!(
         "{name}: canonical {:.1} MB in {encoded:.2} s, sha256 {hashed:.2} s ({:02x}{:02x}…), indented {:.1} MB in {indented:.2} s",
         canonical.len() as f64 / 1e6,
         digest[0],

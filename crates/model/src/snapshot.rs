@@ -471,34 +471,56 @@ pub enum Provenance {
 }
 
 /// A relation between two entities.
+///
+/// Fields are declared in the artifact's key order (`evidence`, `from`, `kind`, ...), so the
+/// encoder writes them as they come instead of reordering each of a large repository's hundreds
+/// of thousands of relations.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Relation {
+    /// Where it was seen (the first occurrence).
+    pub evidence: Evidence,
     /// Source entity.
     pub from: EntityId,
-    /// Target entity.
-    pub to: EntityId,
     /// Relation kind.
     pub kind: RelationKind,
     /// Observed or declared.
     pub provenance: Provenance,
-    /// Where it was seen (the first occurrence).
-    pub evidence: Evidence,
+    /// Target entity.
+    pub to: EntityId,
     /// What made the link: a symbol name, an import specifier, a link target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
 
 /// Where something was seen.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+///
+/// Fields in the artifact's key order (see [`Relation`]); ordered by path, then lines, then hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Evidence {
-    /// The file.
-    pub path: RelPath,
-    /// First and last line, 1-based inclusive (`[1, lineCount]` when the evidence is the whole file).
-    pub lines: [u32; 2],
     /// sha256 of the file bytes when it was seen.
     pub content_hash: ContentHash,
+    /// First and last line, 1-based inclusive (`[1, lineCount]` when the evidence is the whole file).
+    pub lines: [u32; 2],
+    /// The file.
+    pub path: RelPath,
+}
+
+impl Ord for Evidence {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (&self.path, self.lines, &self.content_hash).cmp(&(
+            &other.path,
+            other.lines,
+            &other.content_hash,
+        ))
+    }
+}
+
+impl PartialOrd for Evidence {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// Diagnostic severity.

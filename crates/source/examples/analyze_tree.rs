@@ -11,6 +11,14 @@ use std::time::Instant;
 
 use doc_bridge_source::{Language, analyze};
 
+/// Prints a line on stdout; a closed stdout (`| head`) ends the output, not the program.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 fn main() {
     let Some(root) = std::env::args_os().nth(1).map(PathBuf::from) else {
         eprintln!("usage: analyze_tree DIR");
@@ -25,7 +33,7 @@ fn main() {
         symbols += analyze(*language, source).symbols.len();
     }
     let seconds = start.elapsed().as_secs_f64();
-    println!(
+    say!(
         "{} modules, {:.1} MB, {symbols} symbols: {seconds:.2} s on one thread ({:.1} MB/s)",
         modules.len(),
         bytes as f64 / 1e6,
