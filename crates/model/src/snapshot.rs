@@ -572,3 +572,46 @@ pub struct SnapshotStats {
     /// Diagnostics by code.
     pub diagnostics: BTreeMap<String, u64>,
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn evidence_orders_by_path_then_lines_then_hash_whatever_its_field_order() {
+        let evidence = |path: &str, line: u32, bytes: &[u8]| Evidence {
+            content_hash: ContentHash::of_bytes(bytes),
+            lines: [line, line],
+            path: RelPath::new(path).unwrap(),
+        };
+        let (low, high) = {
+            let a = ContentHash::of_bytes(b"a");
+            let b = ContentHash::of_bytes(b"b");
+            if a < b { (b"a", b"b") } else { (b"b", b"a") }
+        };
+        let mut sorted = vec![
+            evidence("b.md", 1, low),
+            evidence("a.md", 2, low),
+            evidence("a.md", 1, high),
+            evidence("a.md", 1, low),
+        ];
+        sorted.sort();
+        let keys: Vec<(&str, u32, bool)> = sorted
+            .iter()
+            .map(|e| {
+                let is_low = e.content_hash == ContentHash::of_bytes(low);
+                (e.path.as_str(), e.lines[0], is_low)
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("a.md", 1, true),
+                ("a.md", 1, false),
+                ("a.md", 2, true),
+                ("b.md", 1, true)
+            ]
+        );
+    }
+}
