@@ -590,7 +590,7 @@ mod tests {
             let b = ContentHash::of_bytes(b"b");
             if a < b { (b"a", b"b") } else { (b"b", b"a") }
         };
-        let mut sorted = vec![
+        let mut sorted = [
             evidence("b.md", 1, low),
             evidence("a.md", 2, low),
             evidence("a.md", 1, high),
