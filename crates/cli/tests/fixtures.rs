@@ -18,6 +18,34 @@ fn check_fixture(name: &str) {
     }
     insta::assert_json_snapshot!(format!("{name}-snapshot"), snapshot);
     insta::assert_json_snapshot!(format!("{name}-index"), index);
+    assert_fields_in_key_order(dir.path(), name);
+}
+
+/// The artifact structs declare their fields in key order, so the encoder never reorders an
+/// object of theirs; the only exception is an enum's tag, which serde writes first.
+fn assert_fields_in_key_order(root: &std::path::Path, name: &str) {
+    use doc_bridge_model::sorted_json::reordered_objects;
+    let read = |file: &str| std::fs::read(root.join(".doc-bridge").join(file)).unwrap();
+    let snapshot: doc_bridge_model::snapshot::Snapshot =
+        serde_json::from_slice(&read("snapshot.json")).unwrap();
+    let index: doc_bridge_model::index::DocBridgeIndexV1 =
+        serde_json::from_slice(&read("index.json")).unwrap();
+    let mut reordered = reordered_objects(&snapshot).unwrap();
+    reordered.extend(reordered_objects(&index).unwrap());
+    let misdeclared: Vec<&Vec<String>> = reordered
+        .iter()
+        .filter(|keys| {
+            let untagged = match keys.split_first() {
+                Some((first, rest)) if first == "kind" => rest,
+                _ => keys.as_slice(),
+            };
+            !untagged.is_sorted()
+        })
+        .collect();
+    assert!(
+        misdeclared.is_empty(),
+        "{name}: objects whose fields are not declared in key order: {misdeclared:?}"
+    );
 }
 
 #[test]

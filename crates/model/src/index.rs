@@ -75,119 +75,119 @@ pub struct DocBridgeIndexV1 {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KnowledgeEntry {
-    /// `agent-doc` entries use the document's path stem under the corpus root; projected
-    /// entries use the entity id.
-    pub id: String,
-    /// `agent-doc`, `document` or `module`.
-    #[serde(rename = "type")]
-    pub entry_type: String,
-    /// Title (a module's file name).
-    pub title: String,
-    /// The file.
-    pub path: RelPath,
-    /// One-line description (a document's summary).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// Tags: the kind, then front matter tags or the language and top directory.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tags: Vec<String>,
-    /// A module's exported symbols.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub symbols: Vec<String>,
     /// sha256 of the file the entry was projected from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<ContentHash>,
+    /// One-line description (a document's summary).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `agent-doc` entries use the document's path stem under the corpus root; projected
+    /// entries use the entity id.
+    pub id: String,
+    /// The file.
+    pub path: RelPath,
+    /// A module's exported symbols.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<String>,
+    /// Tags: the kind, then front matter tags or the language and top directory.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Title (a module's file name).
+    pub title: String,
+    /// `agent-doc`, `document` or `module`.
+    #[serde(rename = "type")]
+    pub entry_type: String,
 }
 
 /// `AgentHandoffV1`: where to start when changing a package or an owned area.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Handoff {
-    /// Always `agent-handoff`.
-    #[serde(rename = "type")]
-    pub handoff_type: String,
-    /// Always 1.
-    pub schema_version: u32,
-    /// Always `.doc-bridge/index.json`.
-    pub source: String,
-    /// What the handoff is for.
-    pub target: HandoffTarget,
-    /// The first file to read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_here: Option<RelPath>,
-    /// Files to read before editing.
-    pub read_before_editing: Vec<RelPath>,
-    /// Directories an edit is expected to touch.
-    pub edit_roots: Vec<RelPath>,
     /// Commands that verify a change.
     pub checks: Vec<String>,
     /// Where `checks` came from: `ownership`, `front-matter`, `package-scripts`,
     /// `package-manager-default` or `none`.
     pub checks_source: String,
+    /// Directories an edit is expected to touch.
+    pub edit_roots: Vec<RelPath>,
     /// Short notes for the reader.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Files to read before editing.
+    pub read_before_editing: Vec<RelPath>,
+    /// Always 1.
+    pub schema_version: u32,
+    /// Always `.doc-bridge/index.json`.
+    pub source: String,
+    /// The first file to read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_here: Option<RelPath>,
+    /// What the handoff is for.
+    pub target: HandoffTarget,
+    /// Always `agent-handoff`.
+    #[serde(rename = "type")]
+    pub handoff_type: String,
 }
 
 /// The target of a handoff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HandoffTarget {
-    /// `package`, `area`, `module`, `document` or `ownership`.
-    #[serde(rename = "type")]
-    pub target_type: String,
     /// The package name or ownership id (or entity id for other kinds).
     pub id: String,
     /// The directory or file.
     pub path: RelPath,
+    /// `package`, `area`, `module`, `document` or `ownership`.
+    #[serde(rename = "type")]
+    pub target_type: String,
 }
 
 /// `lookup`: routing tables.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Lookup {
-    /// Package names, sorted.
-    pub packages: Vec<String>,
     /// Ownership records by id.
     pub ownership: BTreeMap<String, OwnershipRecord>,
+    /// Package names, sorted.
+    pub packages: Vec<String>,
 }
 
 /// One ownership record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OwnershipRecord {
+    /// The curated agent doc that owns it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_doc: Option<RelPath>,
+    /// Checks for changes under it.
+    pub checks: Vec<String>,
+    /// The entity the record routes to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<EntityId>,
     /// The owner id (package name or configured ownership key).
     pub id: String,
     /// The owned directory.
     pub path: RelPath,
-    /// Checks for changes under it.
-    pub checks: Vec<String>,
-    /// The curated agent doc that owns it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent_doc: Option<RelPath>,
-    /// The entity the record routes to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entity: Option<EntityId>,
 }
 
 /// `inputs`: what the index was built from, for freshness checks without rebuilding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Inputs {
-    /// sha256 of canonical `{version, files, configuration, analyzers, lexiconVersion}`.
-    pub hash: ContentHash,
+    /// Analyzer versions by name.
+    pub analyzers: BTreeMap<String, u32>,
+    /// sha256 of the configuration sections the index derives from.
+    pub configuration_hash: ContentHash,
     /// Number of input files.
     pub file_count: u64,
+    /// Every input file's content hash, by path.
+    pub files: BTreeMap<RelPath, ContentHash>,
+    /// sha256 of canonical `{version, files, configuration, analyzers, lexiconVersion}`.
+    pub hash: ContentHash,
     /// Version of the projection definition.
     pub projection_version: u32,
     /// Version of this fingerprint definition.
     pub version: u32,
-    /// Every input file's content hash, by path.
-    pub files: BTreeMap<RelPath, ContentHash>,
-    /// sha256 of the configuration sections the index derives from.
-    pub configuration_hash: ContentHash,
-    /// Analyzer versions by name.
-    pub analyzers: BTreeMap<String, u32>,
 }
 
 /// `retrieval`: ranking parameters, recorded so a reader can rebuild the same ranking.
@@ -196,8 +196,8 @@ pub struct Inputs {
 pub struct RetrievalSettings {
     /// The tokenizer version.
     pub lexicon_version: u32,
-    /// BM25F field weights.
-    pub weights: BTreeMap<String, f64>,
     /// BM25 parameters (`k1`, `b`).
     pub params: BTreeMap<String, f64>,
+    /// BM25F field weights.
+    pub weights: BTreeMap<String, f64>,
 }

@@ -3,6 +3,11 @@
 //! Entities, relations and diagnostics, each with evidence (path, lines, content hash). Every
 //! list is sorted by a total order at construction, so the serialized bytes never depend on
 //! file-discovery order or thread count.
+//!
+//! Struct fields are declared in their JSON key order, so the encoder writes each object as its
+//! fields come instead of reordering it (hundreds of thousands of relations, symbols and files
+//! on a large repository); `Ord` implementations that must not follow that order are written
+//! out. A CLI test holds every artifact to it (`sorted_json::reordered_objects`).
 
 use std::collections::BTreeMap;
 
@@ -64,17 +69,17 @@ pub struct Project {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FileRecord {
-    /// Repository-relative path.
-    pub path: RelPath,
     /// Size in bytes.
     pub bytes: u64,
-    /// sha256 of the bytes as stored.
-    pub content_hash: ContentHash,
     /// What the file was analysed as.
     pub class: FileClass,
+    /// sha256 of the bytes as stored.
+    pub content_hash: ContentHash,
     /// Line count, for files analysed as text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<u32>,
+    /// Repository-relative path.
+    pub path: RelPath,
 }
 
 /// What a file was analysed as.
@@ -193,51 +198,51 @@ impl Entity {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Document {
-    /// `document:<path>`.
-    pub id: EntityId,
-    /// The file.
-    pub path: RelPath,
-    /// sha256 of the file bytes.
-    pub content_hash: ContentHash,
-    /// Front matter title, else first H1, else the file stem.
-    pub title: String,
-    /// Where the title came from.
-    pub title_source: TitleSource,
-    /// Headings of levels 1 to 3.
-    pub headings: Vec<Heading>,
-    /// Front matter description, else the first paragraph, bounded.
-    pub summary: String,
-    /// The whole document as plain text (no markup, no code fences).
-    pub body: String,
-    /// Front matter `tags`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tags: Vec<String>,
+    /// Whether the document lies under the agent corpus root (`corpus.agent.root`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub agent_doc: bool,
     /// Front matter `audience` (for example `agent`, `human`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub audience: Vec<String>,
-    /// Front matter `owner`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<String>,
+    /// The whole document as plain text (no markup, no code fences).
+    pub body: String,
     /// Front matter `checks`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<String>,
+    /// sha256 of the file bytes.
+    pub content_hash: ContentHash,
     /// Front matter `covers`, as written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub covers: Vec<String>,
+    /// Other front matter keys, converted to JSON.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub front_matter: BTreeMap<String, serde_json::Value>,
+    /// Headings of levels 1 to 3.
+    pub headings: Vec<Heading>,
+    /// `document:<path>`.
+    pub id: EntityId,
     /// The document's language (lowercase tag such as `en`, `ja`), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
     /// Where the language came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language_source: Option<LanguageSource>,
-    /// Whether the document lies under the agent corpus root (`corpus.agent.root`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub agent_doc: bool,
-    /// Other front matter keys, converted to JSON.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub front_matter: BTreeMap<String, serde_json::Value>,
     /// Line count.
     pub line_count: u32,
+    /// Front matter `owner`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// The file.
+    pub path: RelPath,
+    /// Front matter description, else the first paragraph, bounded.
+    pub summary: String,
+    /// Front matter `tags`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Front matter title, else first H1, else the file stem.
+    pub title: String,
+    /// Where the title came from.
+    pub title_source: TitleSource,
 }
 
 /// Where a document's title came from.
@@ -268,65 +273,65 @@ pub enum LanguageSource {
 pub struct Heading {
     /// 1 to 3.
     pub level: u8,
-    /// Plain text.
-    pub text: String,
     /// 1-based line.
     pub line: u32,
+    /// Plain text.
+    pub text: String,
 }
 
 /// A source module.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Module {
-    /// `module:<path>`.
-    pub id: EntityId,
-    /// The file.
-    pub path: RelPath,
     /// sha256 of the file bytes.
     pub content_hash: ContentHash,
-    /// `typescript`, `tsx`, `javascript`, `rust`, `python` or `go`.
-    pub language: String,
-    /// Exported symbols in source order.
-    pub symbols: Vec<Symbol>,
+    /// `module:<path>`.
+    pub id: EntityId,
     /// Imports in source order, each with its resolution.
     pub imports: Vec<Import>,
+    /// `typescript`, `tsx`, `javascript`, `rust`, `python` or `go`.
+    pub language: String,
     /// Line count.
     pub line_count: u32,
+    /// The file.
+    pub path: RelPath,
+    /// Exported symbols in source order.
+    pub symbols: Vec<Symbol>,
 }
 
 /// An exported symbol.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Symbol {
-    /// The exported name.
-    pub name: String,
+    /// For re-exports, the source specifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
     /// `function`, `class`, `struct`, ... as the analyzer reports it.
     pub kind: String,
     /// 1-based line.
     pub line: u32,
+    /// The exported name.
+    pub name: String,
     /// Re-exported from elsewhere rather than declared here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reexport: bool,
-    /// For re-exports, the source specifier.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
 }
 
 /// An import and what it resolved to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Import {
-    /// The specifier as written (`./session`, `crate::model`, `.store`, `example.com/x/y`).
-    pub specifier: String,
     /// `static`, `dynamic`, `re-export` or `mod-decl`.
     pub kind: String,
+    /// 1-based line.
+    pub line: u32,
     /// Imported names, when the syntax lists them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
-    /// 1-based line.
-    pub line: u32,
     /// How the specifier resolved.
     pub resolution: ImportResolution,
+    /// The specifier as written (`./session`, `crate::model`, `.store`, `example.com/x/y`).
+    pub specifier: String,
     /// The resolved targets (modules, or a package when no entry module was found).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<EntityId>,
@@ -351,51 +356,51 @@ pub enum ImportResolution {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Area {
-    /// `area:<dir>`.
-    pub id: EntityId,
-    /// The directory (`.` for the repository root).
-    pub path: RelPath,
     /// sha256 of the area as recorded (its id, path, package and module count).
     pub content_hash: ContentHash,
-    /// The directory path, for display.
-    pub title: String,
+    /// `area:<dir>`.
+    pub id: EntityId,
+    /// How many modules the area holds directly.
+    pub module_count: u32,
     /// The package whose root holds the area, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub package_id: Option<EntityId>,
-    /// How many modules the area holds directly.
-    pub module_count: u32,
+    /// The directory (`.` for the repository root).
+    pub path: RelPath,
+    /// The directory path, for display.
+    pub title: String,
 }
 
 /// A package declared by a manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Package {
-    /// `package:<name>` (or `package:<name>@<dir>` when two manifests declare the same name).
-    pub id: EntityId,
-    /// The package root directory.
-    pub path: RelPath,
     /// sha256 of the manifest file.
     pub content_hash: ContentHash,
-    /// The package name (npm name, crate name, Python project name, Go module path).
-    pub name: String,
-    /// Which ecosystem's manifest declared it.
-    pub ecosystem: Ecosystem,
-    /// The manifest file.
-    pub manifest: RelPath,
-    /// Declared version, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    /// package.json `scripts`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub scripts: BTreeMap<String, String>,
-    /// Workspace member globs (package.json `workspaces`, Cargo `[workspace] members`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub workspaces: Vec<String>,
     /// Declared dependencies, sorted by (name, kind).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<Dependency>,
+    /// Which ecosystem's manifest declared it.
+    pub ecosystem: Ecosystem,
+    /// `package:<name>` (or `package:<name>@<dir>` when two manifests declare the same name).
+    pub id: EntityId,
+    /// The manifest file.
+    pub manifest: RelPath,
+    /// The package name (npm name, crate name, Python project name, Go module path).
+    pub name: String,
     /// The package manager the checks default to (`npm`, `pnpm`, `yarn`, `bun`, `cargo`, `pytest`, `go`).
     pub package_manager: String,
+    /// The package root directory.
+    pub path: RelPath,
+    /// package.json `scripts`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub scripts: BTreeMap<String, String>,
+    /// Declared version, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Workspace member globs (package.json `workspaces`, Cargo `[workspace] members`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workspaces: Vec<String>,
 }
 
 /// Package ecosystems.
@@ -414,14 +419,26 @@ pub enum Ecosystem {
     Go,
 }
 
-/// A declared dependency.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+/// A declared dependency. Ordered by name, then kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Dependency {
-    /// The dependency's package name.
-    pub name: String,
     /// `normal`, `dev`, `build`, `peer` or `optional`.
     pub kind: String,
+    /// The dependency's package name.
+    pub name: String,
+}
+
+impl Ord for Dependency {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (&self.name, &self.kind).cmp(&(&other.name, &other.kind))
+    }
+}
+
+impl PartialOrd for Dependency {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// The closed set of relation kinds.
@@ -541,36 +558,36 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Diagnostic {
-    /// Stable id: sha256 (first 16 hex digits) of canonical `{code, path, line, message}`.
-    pub id: String,
     /// Stable code (`broken-link`, `invalid-utf8`, ...).
     pub code: String,
-    /// Severity.
-    pub severity: Severity,
-    /// The file concerned.
-    pub path: RelPath,
+    /// The entity concerned, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<EntityId>,
+    /// Stable id: sha256 (first 16 hex digits) of canonical `{code, path, line, message}`.
+    pub id: String,
     /// 1-based line, when it applies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
     /// What happened and what to do; never more than a short quote of file content.
     pub message: String,
-    /// The entity concerned, when there is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entity: Option<EntityId>,
+    /// The file concerned.
+    pub path: RelPath,
+    /// Severity.
+    pub severity: Severity,
 }
 
 /// Snapshot counts, outside the hash.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotStats {
-    /// Files admitted by the walk.
-    pub files: u64,
-    /// Entities by kind.
-    pub entities: BTreeMap<String, u64>,
-    /// Relations by kind.
-    pub relations: BTreeMap<String, u64>,
     /// Diagnostics by code.
     pub diagnostics: BTreeMap<String, u64>,
+    /// Entities by kind.
+    pub entities: BTreeMap<String, u64>,
+    /// Files admitted by the walk.
+    pub files: u64,
+    /// Relations by kind.
+    pub relations: BTreeMap<String, u64>,
 }
 
 #[cfg(test)]

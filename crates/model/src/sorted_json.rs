@@ -62,6 +62,19 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T, style: Style) -> Result<Vec<u8>,
     })
 }
 
+/// The objects below the top level of `value` whose keys arrived out of key order, each as its
+/// keys in arrival order. The encoder moves such an object's entries into order when it closes
+/// (copying the object); artifact structs declare their fields in key order so that it need not,
+/// and a test holds them to it with this.
+pub fn reordered_objects<T: ?Sized + Serialize>(
+    value: &T,
+) -> Result<Vec<Vec<String>>, EncodeError> {
+    let mut writer = Writer::new(&[]);
+    writer.reordered = Some(Vec::new());
+    value.serialize(&mut writer)?;
+    Ok(writer.reordered.unwrap_or_default())
+}
+
 /// RFC 8785's order of object keys: by UTF-16 code unit. UTF-8 byte order is code-point order,
 /// which matches it except where a supplementary character meets U+E000..U+FFFF; only non-ASCII
 /// keys pay for the difference.
@@ -218,6 +231,9 @@ struct Writer<'x> {
     /// order, in `top` (semantic hashing feeds them to the hasher directly).
     defer_top: bool,
     top: Option<Vec<std::ops::Range<usize>>>,
+    /// When set, the keys (in arrival order) of every object below the top level that arrived
+    /// out of key order (see [`reordered_objects`]).
+    reordered: Option<Vec<Vec<String>>>,
 }
 
 impl<'x> Writer<'x> {
@@ -231,6 +247,7 @@ impl<'x> Writer<'x> {
             excluded,
             defer_top: false,
             top: None,
+            reordered: None,
         }
     }
 
@@ -309,6 +326,15 @@ impl<'x> Writer<'x> {
     fn end_object(&mut self, state: ObjectState) {
         self.depth -= 1;
         let top_level = self.depth == 0;
+        if !state.sorted && !top_level && self.reordered.is_some() {
+            let keys: Vec<String> = self.entries[state.first_entry..]
+                .iter()
+                .map(|entry| self.key_text(entry.key).to_owned())
+                .collect();
+            if let Some(reordered) = &mut self.reordered {
+                reordered.push(keys);
+            }
+        }
         let filter = top_level && !self.excluded.is_empty();
         let defer = top_level && self.defer_top;
         if !state.sorted || filter || defer {
