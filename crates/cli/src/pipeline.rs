@@ -583,37 +583,46 @@ fn vouched_for(repo: &Repo, stamp: &FileStamp) -> Option<Vouched> {
 /// file a slow reader still holds) and the index read carries the seal it vouched for: hashing
 /// a large index takes as long as reading it.
 pub fn load_index(repo: &Repo) -> IndexState {
+    load_index_vouched(repo).0
+}
+
+/// [`load_index`], with what the search cache vouched for when it vouched for the index read
+/// (its snapshot stamp then vouches for the snapshot too, see [`verified_snapshot`]).
+fn load_index_vouched(repo: &Repo) -> (IndexState, Option<Vouched>) {
     let path = repo.artifact(INDEX_FILE);
     // Read the algorithm first, so an index from another algorithm is named as such rather than
     // reported as a schema error.
     if let Some(algo) = read_algorithm(&path)
         && algo != SEMANTIC_HASH_ALGO
     {
-        return IndexState::Invalid(format!(
+        let why = format!(
             "it was sealed with `{algo}`, which this doc-bridge does not read (it reads `{SEMANTIC_HASH_ALGO}`)"
-        ));
+        );
+        return (IndexState::Invalid(why), None);
     }
-    match phase("read index", || {
+    let (index, before, after) = match phase("read index", || {
         read_json_between::<DocBridgeIndexV1>(&path)
     }) {
-        Ok(None) => IndexState::Missing,
-        Ok(Some((index, before, after)))
-            if steady_stamp(&before, &after)
-                .and_then(|stamp| vouched_for(repo, &stamp))
-                .is_some_and(|v| v.index_hash == index.content_hash) =>
-        {
-            IndexState::Valid(Box::new(index))
-        }
-        Ok(Some((index, ..))) => match phase("verify index", || index_hash(&index)) {
-            Some(hash) if hash == index.content_hash => IndexState::Valid(Box::new(index)),
-            _ => IndexState::Invalid(
-                "its contentHash does not match its content (edited or corrupt)".to_owned(),
-            ),
-        },
+        Ok(Some(read)) => read,
+        Ok(None) => return (IndexState::Missing, None),
         Err(ArtifactError::Malformed { detail, .. }) => {
-            IndexState::Invalid(format!("it is not a valid index: {detail}"))
+            let why = format!("it is not a valid index: {detail}");
+            return (IndexState::Invalid(why), None);
         }
-        Err(e) => IndexState::Invalid(e.to_string()),
+        Err(e) => return (IndexState::Invalid(e.to_string()), None),
+    };
+    let vouched = steady_stamp(&before, &after)
+        .and_then(|stamp| vouched_for(repo, &stamp))
+        .filter(|v| v.index_hash == index.content_hash);
+    if vouched.is_some() {
+        return (IndexState::Valid(Box::new(index)), vouched);
+    }
+    match phase("verify index", || index_hash(&index)) {
+        Some(hash) if hash == index.content_hash => (IndexState::Valid(Box::new(index)), None),
+        _ => {
+            let why = "its contentHash does not match its content (edited or corrupt)";
+            (IndexState::Invalid(why.to_owned()), None)
+        }
     }
 }
 
@@ -643,12 +652,17 @@ pub struct Loaded {
 /// Loads and verifies the stored index (no freshness check), with the message every command
 /// gives for a missing or invalid one (exit 2).
 pub fn verified_index(repo: &Repo) -> Result<DocBridgeIndexV1, UserError> {
-    match load_index(repo) {
-        IndexState::Valid(index) => Ok(*index),
-        IndexState::Missing => Err(UserError::error(
+    verified_index_vouched(repo).map(|(index, _)| index)
+}
+
+/// [`verified_index`], with what the search cache vouched for (see [`load_index_vouched`]).
+fn verified_index_vouched(repo: &Repo) -> Result<(DocBridgeIndexV1, Option<Vouched>), UserError> {
+    match load_index_vouched(repo) {
+        (IndexState::Valid(index), vouched) => Ok((*index, vouched)),
+        (IndexState::Missing, _) => Err(UserError::error(
             "no index at .doc-bridge/index.json; run `doc-bridge index`",
         )),
-        IndexState::Invalid(why) => Err(UserError::error(format!(
+        (IndexState::Invalid(why), _) => Err(UserError::error(format!(
             "index at .doc-bridge/index.json is invalid: {why}; run `doc-bridge index` to regenerate it"
         ))),
     }
@@ -665,18 +679,24 @@ pub fn stale_error(freshness: &doc_bridge_retrieve::Freshness) -> UserError {
 /// Loads the index, verifies its seal, and checks freshness by re-fingerprinting inputs.
 /// Missing or invalid: exit 2. Stale: exit 1 naming the changed files, unless `allow_stale`.
 pub fn load_for_query(repo: &Repo, allow_stale: bool) -> Result<Loaded, UserError> {
-    let index = verified_index(repo)?;
+    load_for_query_vouched(repo, allow_stale).map(|(loaded, _)| loaded)
+}
+
+/// [`load_for_query`], with what the search cache vouched for (see [`load_index_vouched`]).
+fn load_for_query_vouched(
+    repo: &Repo,
+    allow_stale: bool,
+) -> Result<(Loaded, Option<Vouched>), UserError> {
+    let (index, vouched) = verified_index_vouched(repo)?;
     let freshness = freshness_of(repo, &index.inputs)?;
-    if freshness.is_fresh() {
-        return Ok(Loaded { index, stale: None });
-    }
-    if !allow_stale {
+    let stale = if freshness.is_fresh() {
+        None
+    } else if allow_stale {
+        Some(freshness)
+    } else {
         return Err(stale_error(&freshness));
-    }
-    Ok(Loaded {
-        index,
-        stale: Some(freshness),
-    })
+    };
+    Ok((Loaded { index, stale }, vouched))
 }
 
 /// [`load_for_query`] and the snapshot the index was built from, the two files read and parsed
@@ -687,9 +707,12 @@ pub fn load_for_query_with_snapshot(
     repo: &Repo,
     allow_stale: bool,
 ) -> Result<(Loaded, Snapshot), UserError> {
-    let (loaded, read) = rayon::join(|| load_for_query(repo, allow_stale), || read_snapshot(repo));
-    let loaded = loaded?;
-    let snapshot = verified_snapshot(repo, &loaded.index, read?)?;
+    let (loaded, read) = rayon::join(
+        || load_for_query_vouched(repo, allow_stale),
+        || read_snapshot(repo),
+    );
+    let (loaded, vouched) = loaded?;
+    let snapshot = verified_snapshot(&loaded.index, vouched.as_ref(), read?)?;
     Ok((loaded, snapshot))
 }
 
@@ -697,9 +720,9 @@ pub fn load_for_query_with_snapshot(
 pub fn verified_index_with_snapshot(
     repo: &Repo,
 ) -> Result<(DocBridgeIndexV1, Snapshot), UserError> {
-    let (index, read) = rayon::join(|| verified_index(repo), || read_snapshot(repo));
-    let index = index?;
-    let snapshot = verified_snapshot(repo, &index, read?)?;
+    let (index, read) = rayon::join(|| verified_index_vouched(repo), || read_snapshot(repo));
+    let (index, vouched) = index?;
+    let snapshot = verified_snapshot(&index, vouched.as_ref(), read?)?;
     Ok((index, snapshot))
 }
 
@@ -737,11 +760,11 @@ fn read_snapshot(repo: &Repo) -> Result<ReadSnapshot, UserError> {
 }
 
 /// The snapshot read, once it is the one `index` was built from: named by the index's
-/// projection, and sealed as it says (hashed again unless the search cache vouches for the file
-/// it was read from).
+/// projection, and sealed as it says (hashed again unless `vouched`, the record that vouched for
+/// the index, also records the snapshot file it was read from).
 fn verified_snapshot(
-    repo: &Repo,
     index: &DocBridgeIndexV1,
+    vouched: Option<&Vouched>,
     read: ReadSnapshot,
 ) -> Result<Snapshot, UserError> {
     let ReadSnapshot { stamp, snapshot } = read;
@@ -753,7 +776,8 @@ fn verified_snapshot(
     if snapshot.content_hash != index.projection.snapshot_hash {
         return Err(mismatch());
     }
-    let vouched = vouched_index(repo)
+    // Only the record that vouched for this very index speaks for its snapshot.
+    let vouched = vouched
         .filter(|v| v.index_hash == index.content_hash)
         .and_then(|v| v.snapshot_stamp)
         .is_some_and(|recorded| stamp == Some(recorded));

@@ -318,6 +318,12 @@ fn the_search_cache_vouches_for_the_snapshot_written_with_its_index_and_for_no_o
         log.contains("timing read snapshot:") && !log.contains("timing verify snapshot:"),
         "{log}"
     );
+    // One look at the cache's record vouches for both files.
+    assert_eq!(
+        log.matches("timing read search cache header:").count(),
+        1,
+        "{log}"
+    );
 
     // The same bytes written again: another file as far as the record goes, so hashed, and
     // the answer is the same.
