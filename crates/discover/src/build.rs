@@ -55,35 +55,23 @@ pub fn build_snapshot(
     exists: &(dyn Fn(&RelPath) -> bool + Sync),
     generated_at: String,
 ) -> Snapshot {
-    let mut snapshot =
-        build_snapshot_unsealed(observed, walk_diagnostics, options, exists, generated_at);
-    snapshot.content_hash = seal_snapshot(&snapshot);
-    snapshot
-}
-
-/// [`build_snapshot`] without the seal: `content_hash` is the empty input's hash until the
-/// caller sets [`seal_snapshot`]'s (a caller that seals on another thread while it goes on).
-pub fn build_snapshot_unsealed(
-    observed: &[ObservedFile],
-    walk_diagnostics: Vec<Diagnostic>,
-    options: &BuildOptions,
-    exists: &(dyn Fn(&RelPath) -> bool + Sync),
-    generated_at: String,
-) -> Snapshot {
-    let bodies = vec![None; observed.len()];
-    build_with_bodies(
+    let mut snapshot = build_with_bodies(
         observed,
-        bodies,
+        Vec::new(),
         walk_diagnostics,
         options,
         exists,
         generated_at,
-    )
+    );
+    snapshot.content_hash = seal_snapshot(&snapshot);
+    snapshot
 }
 
-/// [`build_snapshot_unsealed`] from observations the caller has no further use for: documents'
-/// bodies (most of a document) are moved into the snapshot instead of copied, and the rest is
-/// freed on the thread pool, off the caller's path (at 100,000 files, a million allocations).
+/// [`build_snapshot`] from observations the caller has no further use for, without the seal:
+/// `content_hash` is the empty input's hash until the caller sets [`seal_snapshot`]'s (a caller
+/// that seals on another thread while it goes on). Documents' bodies (most of a document) are
+/// moved into the snapshot instead of copied, and the rest is freed on the thread pool, off the
+/// caller's path (at 100,000 files, a million allocations).
 pub fn build_snapshot_unsealed_from(
     mut observed: Vec<ObservedFile>,
     walk_diagnostics: Vec<Diagnostic>,
@@ -110,8 +98,8 @@ pub fn build_snapshot_unsealed_from(
     snapshot
 }
 
-/// The build, with each document's body given apart (`None`: copied from its facts), one per
-/// observation.
+/// The build, with documents' bodies given apart by observation (`None`, or past the end:
+/// copied from the facts).
 fn build_with_bodies(
     observed: &[ObservedFile],
     bodies: Vec<Option<String>>,
@@ -900,17 +888,11 @@ mod tests {
                 source_roots: vec!["src".to_owned()],
             },
         };
-        let build = |moved: bool| {
-            let at = "2026-11-30T00:00:00.000Z".to_owned();
-            let mut snapshot = if moved {
-                build_snapshot_unsealed_from(observed.clone(), Vec::new(), &options, &|_| false, at)
-            } else {
-                build_snapshot_unsealed(&observed, Vec::new(), &options, &|_| false, at)
-            };
-            snapshot.content_hash = seal_snapshot(&snapshot);
-            snapshot
-        };
-        let (copied, moved) = (build(false), build(true));
+        let at = || "2026-11-30T00:00:00.000Z".to_owned();
+        let copied = build_snapshot(&observed, Vec::new(), &options, &|_| false, at());
+        let mut moved =
+            build_snapshot_unsealed_from(observed.clone(), Vec::new(), &options, &|_| false, at());
+        moved.content_hash = seal_snapshot(&moved);
         assert_eq!(copied, moved);
         let bodies: Vec<&str> = moved
             .entities

@@ -18,7 +18,6 @@ pub mod stat;
 pub mod walk;
 
 pub use build::{
-    BuildOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed,
-    build_snapshot_unsealed_from, seal_snapshot,
+    BuildOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed_from, seal_snapshot,
 };
 pub use walk::{WalkOptions, walk};
