@@ -424,7 +424,12 @@ pub fn read_json_between<T: DeserializeOwned>(
         Err(source) => return Err(io(source)),
     };
     let before = file.metadata().map_err(io)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(before.len()).unwrap_or(0));
+    let mut bytes = Vec::new();
+    // The size comes from the file system: an allocation it cannot have is an error, not an
+    // abort (as with `std::fs::read`).
+    bytes
+        .try_reserve_exact(usize::try_from(before.len()).unwrap_or(usize::MAX))
+        .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::OutOfMemory, e)))?;
     file.read_to_end(&mut bytes).map_err(io)?;
     let after = file.metadata().map_err(io)?;
     parse_json(path, &bytes).map(|value| Some((value, before, after)))
