@@ -45,6 +45,7 @@ pub fn write(repo: &Repo, index: &DocBridgeIndexV1) -> Result<LlmsWrite, UserErr
             path: &path,
         },
     );
+    repo.check_inside(&path)?;
     let full = repo.root.join(path.as_str());
     match std::fs::read(&full) {
         Ok(old) if old == text.as_bytes() => return Ok(LlmsWrite::Unchanged(path)),

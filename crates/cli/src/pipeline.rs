@@ -79,6 +79,7 @@ pub fn scan_unsealed(repo: &Repo, progress: &Progress) -> Result<Scanned, UserEr
         .unwrap_or_default();
     let observed: Vec<ObservedFile> = phase("observe", || {
         observe_and_stat_all(
+            &repo.root_dir,
             &mut walked.files,
             repo.config.safety.max_file_bytes(),
             &cache,
@@ -285,7 +286,7 @@ fn current_inputs_with(repo: &Repo, stamps: Stamps) -> Result<Inputs, UserError>
     };
     let files = walked.as_ref().map_or(&files, |w| &w.files);
     let now = now_ns();
-    let (hashes, read) = phase("hash files", || hash_all_stamped(files, &stamps, now));
+    let (hashes, read) = phase("hash files", || hash_all_stamped(&repo.root_dir, files, &stamps, now));
     // Best effort: the stamp cache is a speed-up; failing to write it changes no answer.
     let recorded = match &walked {
         Some(walked) => Some(Stamps::record_walk(walked, &repo.root, &hashes, now)),

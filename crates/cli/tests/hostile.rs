@@ -61,6 +61,13 @@ fn hostile_tree(root: &Path) {
     // A file name that is not UTF-8.
     let name = std::ffi::OsStr::from_bytes(b"bad\xffname.md");
     std::fs::write(root.join(name), b"# not utf-8 name\n").unwrap();
+    // A FIFO with no writer: opening it for reading would wait forever.
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        &root.join("pipe.md"),
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+    )
+    .unwrap();
 }
 
 #[test]
@@ -96,10 +103,9 @@ fn hostile_tree_is_indexed_with_a_diagnostic_for_each_problem() {
     assert!(has("symlink-skipped", "etc"), "{codes:?}");
     assert!(has("symlink-skipped", "passwd.md"), "{codes:?}");
     assert!(has("broken-link", "docs/escape.md"), "{codes:?}");
-    assert!(
-        codes.iter().any(|(c, _)| c == "unreadable-path"),
-        "{codes:?}"
-    );
+    // The undecodable name is named (its bad byte replaced), not the root.
+    assert!(has("unreadable-path", "bad\u{FFFD}name.md"), "{codes:?}");
+    assert!(has("special-file-skipped", "pipe.md"), "{codes:?}");
 
     let ids: Vec<&str> = snapshot["entities"]
         .as_array()
@@ -169,4 +175,105 @@ fn hostile_tree_is_indexed_with_a_diagnostic_for_each_problem() {
 
     // And the index over it is fresh.
     assert_eq!(code(&run(dir.path(), &["index", "--check"])), 0);
+}
+
+/// A committed `.doc-bridge` that is a link would send every artifact and cache where it points.
+#[test]
+fn a_symlinked_artifact_directory_is_refused_and_nothing_is_written_through_it() {
+    let outside = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "README.md", b"# Readme\n");
+    std::os::unix::fs::symlink(outside.path(), dir.path().join(".doc-bridge")).unwrap();
+    for args in [
+        &["index", "--quiet"][..],
+        &["scan", "--quiet"],
+        &["check"],
+        &["index", "--check"],
+    ] {
+        let out = run(dir.path(), args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(".doc-bridge is a symbolic link"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+
+    // A real `.doc-bridge` whose `cache` is a link: refused the same way.
+    std::fs::remove_file(dir.path().join(".doc-bridge")).unwrap();
+    std::fs::create_dir(dir.path().join(".doc-bridge")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join(".doc-bridge/cache")).unwrap();
+    let out = run(dir.path(), &["index", "--quiet"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cache is a symbolic link"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+/// `llms.path` through a linked directory would write outside the root.
+#[test]
+fn llms_txt_is_never_written_through_a_linked_directory() {
+    let outside = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "README.md", b"# Readme\n");
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("public")).unwrap();
+    write_config(
+        dir.path(),
+        &serde_json::json!({"schemaVersion": 1, "llms": {"enabled": true, "path": "public/llms.txt"}}),
+    );
+    let out = run(dir.path(), &["index", "--quiet"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refusing to write public/llms.txt"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+/// A bounded race: while `index` runs again and again, a document flips between a regular file
+/// and a link to a file outside the root. The outside file's text never reaches an artifact.
+#[test]
+fn a_file_flipping_to_a_link_during_index_never_lets_outside_text_in() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("passwd");
+    std::fs::write(&secret, "root:x:0:0:outside-marker-7f3a\n").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "README.md", b"# Readme\n");
+    for i in 0..200 {
+        write(dir.path(), &format!("docs/d{i}.md"), b"# Doc\n\nText.\n");
+    }
+    let target = dir.path().join("docs/d100.md");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flipper = {
+        let stop = std::sync::Arc::clone(&stop);
+        let target = target.clone();
+        let spare = dir.path().join("spare.tmp");
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = std::fs::remove_file(&spare);
+                let _ = std::os::unix::fs::symlink(&secret, &spare);
+                let _ = std::fs::rename(&spare, &target);
+                let _ = std::fs::write(&spare, b"# Doc\n\nText.\n");
+                let _ = std::fs::rename(&spare, &target);
+            }
+        })
+    };
+    for _ in 0..8 {
+        let out = run(dir.path(), &["index", "--quiet", "--force"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        for name in ["snapshot.json", "index.json"] {
+            let bytes = artifact_bytes(dir.path(), name);
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains("outside-marker-7f3a"),
+                "{name} holds the outside file's text"
+            );
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    flipper.join().unwrap();
 }

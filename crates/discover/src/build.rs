@@ -875,6 +875,7 @@ mod tests {
         std::fs::write(root.join("src/x.ts"), "export const x = 1;\n").unwrap();
         let walked = crate::walk(root, &crate::WalkOptions::default()).unwrap();
         let observed = crate::observe::observe_all(
+            &crate::read::RootDir::open(root).unwrap(),
             &walked.files,
             1 << 20,
             &crate::analysis_cache::AnalysisCache::default(),

@@ -13,6 +13,7 @@ pub mod imports;
 pub mod manifest;
 pub mod observe;
 pub mod packages;
+pub mod read;
 pub mod stamps;
 pub mod stat;
 pub mod walk;

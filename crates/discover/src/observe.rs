@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::analysis_cache::AnalysisCache;
 use crate::manifest::{self, ManifestFacts, manifest_ecosystem};
+use crate::read::{ReadError, RepoFile, RootDir};
 use crate::walk::WalkedFile;
 
 /// What a file was found to be, with its analyzer's facts.
@@ -77,6 +78,7 @@ pub fn classify(path: &RelPath) -> Kind {
 /// Reads, hashes and analyses every file, in parallel. Output order = input order.
 /// `on_file` is called once per file (for progress reporting), from any thread.
 pub fn observe_all(
+    root: &RootDir,
     files: &[WalkedFile],
     max_file_bytes: u64,
     cache: &AnalysisCache,
@@ -85,7 +87,7 @@ pub fn observe_all(
     files
         .par_iter()
         .map(|file| {
-            let observed = observe(file, max_file_bytes, cache);
+            let observed = observe(root, file, max_file_bytes, cache);
             on_file();
             observed
         })
@@ -95,6 +97,7 @@ pub fn observe_all(
 /// [`observe_all`] for files walked with `defer_stat` (or not): each file's `bytes` and
 /// `modified_ns` are set from the file as it was opened, with no second stat by path.
 pub fn observe_and_stat_all(
+    root: &RootDir,
     files: &mut [WalkedFile],
     max_file_bytes: u64,
     cache: &AnalysisCache,
@@ -103,7 +106,7 @@ pub fn observe_and_stat_all(
     files
         .par_iter_mut()
         .map(|file| {
-            let (observed, metadata) = observe_opened(file, max_file_bytes, cache);
+            let (observed, metadata) = observe_opened(root, file, max_file_bytes, cache);
             if let Some(metadata) = metadata {
                 file.bytes = metadata.len();
                 file.modified_ns = crate::walk::modified_ns(Some(metadata));
@@ -114,79 +117,94 @@ pub fn observe_and_stat_all(
         .collect()
 }
 
-/// Reads, hashes and analyses one file. Never panics; I/O problems become diagnostics.
-pub fn observe(file: &WalkedFile, max_file_bytes: u64, cache: &AnalysisCache) -> ObservedFile {
-    observe_opened(file, max_file_bytes, cache).0
+/// Reads, hashes and analyses one file. Never panics; I/O problems become diagnostics. The file
+/// is opened through `root` (no symbolic link, nothing but a regular file; see [`crate::read`]).
+pub fn observe(
+    root: &RootDir,
+    file: &WalkedFile,
+    max_file_bytes: u64,
+    cache: &AnalysisCache,
+) -> ObservedFile {
+    observe_opened(root, file, max_file_bytes, cache).0
 }
 
 /// [`observe`], with the metadata of the file as it was opened (`None` when it could not be).
 fn observe_opened(
+    root: &RootDir,
     file: &WalkedFile,
     max_file_bytes: u64,
     cache: &AnalysisCache,
 ) -> (ObservedFile, Option<std::fs::Metadata>) {
-    let mut handle = match std::fs::File::open(&file.full_path) {
+    let mut handle = match root.open_file(file.path.as_str()) {
         Ok(handle) => handle,
         Err(error) => return (unreadable(file, &error), None),
     };
-    let metadata = handle.metadata().ok();
     // The size now, not the walk's: the file may have changed since (and a deferred walk has
     // none).
-    let size = metadata.as_ref().map_or(file.bytes, std::fs::Metadata::len);
+    let size = handle.metadata.len();
     let observed = if size > max_file_bytes {
         oversize(file, &mut handle, max_file_bytes)
     } else {
-        let mut bytes = Vec::new();
-        // The exact size up front, as `std::fs::read` does; a file that grew just reads on.
-        // Read through `Take`: `File`'s own `read_to_end` asks the size and position again
-        // (two more system calls per file).
-        let _ = bytes.try_reserve_exact(usize::try_from(size).unwrap_or(0));
-        match (&mut handle).take(u64::MAX).read_to_end(&mut bytes) {
-            Ok(_) => analyse_bytes(file, bytes, cache),
-            Err(error) => unreadable(file, &error),
+        match handle.read_bounded(max_file_bytes) {
+            // It grew past the limit since it was opened: what was read is what it was.
+            Ok(bytes) if bytes.len() as u64 > max_file_bytes => oversize_record(
+                file,
+                ContentHash::of_bytes(&bytes),
+                bytes.len() as u64,
+                max_file_bytes,
+            ),
+            Ok(bytes) => analyse_bytes(file, bytes, cache),
+            Err(error) => unreadable(file, &ReadError::Io(error)),
         }
     };
-    (observed, metadata)
+    (observed, Some(handle.metadata))
 }
 
-/// A file over the size limit: inventoried (hashed as it streams past) but not analysed.
-fn oversize(file: &WalkedFile, handle: &mut std::fs::File, max_file_bytes: u64) -> ObservedFile {
-    let kind = classify(&file.path);
-    let analysable = !matches!(kind, Kind::Other);
-    match hash_streaming(handle) {
-        Ok((hash, bytes)) => {
-            let class = if analysable {
-                FileClass::Oversize
-            } else {
-                FileClass::Other
-            };
-            let mut diagnostics = Vec::new();
-            if analysable {
-                diagnostics.push(Diagnostic::new(
-                    "oversize-file",
-                    Severity::Warning,
-                    file.path.clone(),
-                    None,
-                    format!(
-                        "{bytes} bytes exceeds safety.maxFileBytes ({max_file_bytes}); inventoried but not analysed"
-                    ),
-                    None,
-                ));
-            }
-            ObservedFile {
-                reused: false,
-                record: FileRecord {
-                    path: file.path.clone(),
-                    bytes,
-                    content_hash: hash,
-                    class,
-                    lines: None,
-                },
-                analysis: Analysis::None,
-                diagnostics,
-            }
-        }
-        Err(error) => unreadable(file, &error),
+/// A file over the size limit: inventoried (hashed as it streams past, up to the size it had
+/// when opened) but not analysed.
+fn oversize(file: &WalkedFile, handle: &mut RepoFile, max_file_bytes: u64) -> ObservedFile {
+    match hash_streaming(&mut handle.reported_bytes()) {
+        Ok((hash, bytes)) => oversize_record(file, hash, bytes, max_file_bytes),
+        Err(error) => unreadable(file, &ReadError::Io(error)),
+    }
+}
+
+fn oversize_record(
+    file: &WalkedFile,
+    hash: ContentHash,
+    bytes: u64,
+    max_file_bytes: u64,
+) -> ObservedFile {
+    let analysable = !matches!(classify(&file.path), Kind::Other);
+    let class = if analysable {
+        FileClass::Oversize
+    } else {
+        FileClass::Other
+    };
+    let mut diagnostics = Vec::new();
+    if analysable {
+        diagnostics.push(Diagnostic::new(
+            "oversize-file",
+            Severity::Warning,
+            file.path.clone(),
+            None,
+            format!(
+                "{bytes} bytes exceeds safety.maxFileBytes ({max_file_bytes}); inventoried but not analysed"
+            ),
+            None,
+        ));
+    }
+    ObservedFile {
+        reused: false,
+        record: FileRecord {
+            path: file.path.clone(),
+            bytes,
+            content_hash: hash,
+            class,
+            lines: None,
+        },
+        analysis: Analysis::None,
+        diagnostics,
     }
 }
 
@@ -345,7 +363,7 @@ pub fn count_lines(bytes: &[u8]) -> u32 {
     u32::try_from(newlines + partial).unwrap_or(u32::MAX)
 }
 
-fn hash_streaming(file: &mut std::fs::File) -> std::io::Result<(ContentHash, u64)> {
+fn hash_streaming(file: &mut impl Read) -> std::io::Result<(ContentHash, u64)> {
     let mut hasher = StreamingHasher::default();
     let mut buffer = vec![0u8; 1 << 16];
     let mut total = 0u64;
@@ -360,10 +378,10 @@ fn hash_streaming(file: &mut std::fs::File) -> std::io::Result<(ContentHash, u64
     Ok((hasher.finish(), total))
 }
 
-fn unreadable(file: &WalkedFile, error: &std::io::Error) -> ObservedFile {
-    // The size as a stat by path says (a file that cannot be opened may still be statted); the
-    // walk's when that fails too.
-    let bytes = std::fs::metadata(&file.full_path).map_or(file.bytes, |m| m.len());
+fn unreadable(file: &WalkedFile, error: &ReadError) -> ObservedFile {
+    // The size as a stat by path says (a file that cannot be opened may still be statted; a
+    // symbolic link is not followed); the walk's when that fails too.
+    let bytes = std::fs::symlink_metadata(&file.full_path).map_or(file.bytes, |m| m.len());
     ObservedFile {
         reused: false,
         record: FileRecord {
@@ -381,7 +399,7 @@ fn unreadable(file: &WalkedFile, error: &std::io::Error) -> ObservedFile {
             Severity::Warning,
             file.path.clone(),
             None,
-            format!("could not read the file ({}); it was skipped", error.kind()),
+            format!("could not read the file ({error}); it was skipped"),
             None,
         )],
     }
@@ -389,19 +407,20 @@ fn unreadable(file: &WalkedFile, error: &std::io::Error) -> ObservedFile {
 
 /// Hashes every file without analysing it, in parallel: the freshness fingerprint. A file that
 /// cannot be read hashes as empty, exactly as [`observe`] records it.
-pub fn hash_all(files: &[WalkedFile]) -> Vec<(RelPath, ContentHash)> {
+pub fn hash_all(root: &RootDir, files: &[WalkedFile]) -> Vec<(RelPath, ContentHash)> {
     files
         .par_iter()
-        .map(|file| (file.path.clone(), hash_file(file)))
+        .map(|file| (file.path.clone(), hash_file(root, file)))
         .collect()
 }
 
-/// One file's hash as [`observe`] records it (empty-input hash when unreadable).
-pub fn hash_file(file: &WalkedFile) -> ContentHash {
-    std::fs::File::open(&file.full_path)
-        .and_then(|mut handle| hash_streaming(&mut handle))
-        .map(|(hash, _)| hash)
-        .unwrap_or_else(|_| ContentHash::of_bytes(b""))
+/// One file's hash as [`observe`] records it (empty-input hash when unreadable, or when it is
+/// no longer a regular file).
+pub fn hash_file(root: &RootDir, file: &WalkedFile) -> ContentHash {
+    root.open_file(file.path.as_str())
+        .ok()
+        .and_then(|mut handle| hash_streaming(&mut handle.reported_bytes()).ok())
+        .map_or_else(|| ContentHash::of_bytes(b""), |(hash, _)| hash)
 }
 
 #[cfg(test)]
@@ -453,10 +472,11 @@ mod tests {
                 .all(|f| f.bytes == 0 && f.modified_ns.is_none())
         );
         let cache = AnalysisCache::default();
-        let observed = observe_and_stat_all(&mut deferred, 50, &cache, &|| {});
+        let root = RootDir::open(dir.path()).unwrap();
+        let observed = observe_and_stat_all(&root, &mut deferred, 50, &cache, &|| {});
         // The stats the walk would have taken, and the same observations.
         assert_eq!(deferred, statted);
-        let expected = observe_all(&statted, 50, &cache, &|| {});
+        let expected = observe_all(&root, &statted, 50, &cache, &|| {});
         let records = |o: &[ObservedFile]| o.iter().map(|f| f.record.clone()).collect::<Vec<_>>();
         assert_eq!(records(&observed), records(&expected));
         let big = observed
@@ -467,9 +487,79 @@ mod tests {
         assert_eq!(big.record.bytes, 100);
         // A file gone between the walk and the read: unreadable, never a panic.
         std::fs::remove_file(dir.path().join("a.md")).unwrap();
-        let observed = observe_and_stat_all(&mut deferred, 50, &cache, &|| {});
+        let observed = observe_and_stat_all(&root, &mut deferred, 50, &cache, &|| {});
         assert_eq!(observed[0].record.class, FileClass::Unreadable);
         assert_eq!(observed[0].diagnostics[0].code, "unreadable-file");
+    }
+
+    /// The walk saw regular files; before they are read, one becomes a link to a file outside
+    /// the root, one a FIFO with no writer, one a link to `/dev/zero`. None is followed, none
+    /// blocks, and nothing of the outside file is read.
+    #[cfg(unix)]
+    #[test]
+    fn files_swapped_after_the_walk_are_never_followed() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("passwd"), "root:x:0:0:secret-marker").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("docs")).unwrap();
+        for name in ["a.md", "b.md", "c.md", "docs/d.md", "ok.md"] {
+            std::fs::write(dir.path().join(name), "# Fine\n").unwrap();
+        }
+        let walked = crate::walk::walk(dir.path(), &crate::walk::WalkOptions::default())
+            .unwrap()
+            .files;
+        assert_eq!(walked.len(), 5);
+        let swap = |name: &str, target: &std::path::Path| {
+            std::fs::remove_file(dir.path().join(name)).unwrap();
+            std::os::unix::fs::symlink(target, dir.path().join(name)).unwrap();
+        };
+        swap("a.md", &outside.path().join("passwd"));
+        swap("c.md", std::path::Path::new("/dev/zero"));
+        std::fs::remove_file(dir.path().join("b.md")).unwrap();
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &dir.path().join("b.md"),
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        )
+        .unwrap();
+        // A directory on the way becomes a link to the outside.
+        std::fs::rename(dir.path().join("docs"), dir.path().join("docs-moved")).unwrap();
+        std::fs::copy(outside.path().join("passwd"), outside.path().join("d.md")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("docs")).unwrap();
+
+        let root = RootDir::open(dir.path()).unwrap();
+        let observed = observe_all(&root, &walked, 1 << 20, &AnalysisCache::default(), &|| {});
+        for file in &observed[..4] {
+            assert_eq!(
+                file.record.class,
+                FileClass::Unreadable,
+                "{:?}",
+                file.record
+            );
+            assert_eq!(file.record.content_hash, ContentHash::of_bytes(b""));
+            assert!(matches!(file.analysis, Analysis::None));
+            assert!(
+                file.diagnostics[0].message.contains("not a regular file"),
+                "{:?}",
+                file.diagnostics
+            );
+        }
+        assert_eq!(observed[4].record.class, FileClass::Document);
+        // The freshness hash refuses them the same way.
+        for file in &walked[..4] {
+            assert_eq!(hash_file(&root, file), ContentHash::of_bytes(b""));
+        }
+    }
+
+    #[test]
+    fn a_file_that_grows_past_the_limit_is_never_held_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "x".repeat(10)).unwrap();
+        let root = RootDir::open(dir.path()).unwrap();
+        let mut file = root.open_file("a.md").unwrap();
+        std::fs::write(dir.path().join("a.md"), "x".repeat(1000)).unwrap();
+        // Opened at 10 bytes, 1000 now: at most the limit plus one byte is read.
+        assert_eq!(file.read_bounded(50).unwrap().len(), 51);
     }
 
     #[test]

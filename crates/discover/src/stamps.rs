@@ -374,6 +374,7 @@ fn files_digest(files: &[(&str, Option<Stamp>)]) -> Option<ContentHash> {
 /// Hashes every walked file, reusing stamped hashes where size and modification time match.
 /// Returns the hashes (in walk order) and how many files had to be read.
 pub fn hash_all_stamped(
+    root: &crate::read::RootDir,
     files: &[WalkedFile],
     stamps: &Stamps,
     now_ns: i128,
@@ -382,7 +383,7 @@ pub fn hash_all_stamped(
         .par_iter()
         .map(|file| match stamps.lookup(file, now_ns) {
             Some(hash) => (file.path.clone(), hash, false),
-            None => (file.path.clone(), hash_file(file), true),
+            None => (file.path.clone(), hash_file(root, file), true),
         })
         .collect();
     let read = hashes.iter().filter(|(_, _, read)| *read).count();

@@ -178,8 +178,7 @@ fn visit(root: &Path, result: Result<DirEntry, ignore::Error>, defer_stat: bool)
         return Visit::Problem(Box::new(Diagnostic::new(
             "unreadable-path",
             Severity::Warning,
-            RelPath::new(&entry.path().to_string_lossy().replace('\\', "/"))
-                .unwrap_or_else(RelPath::root),
+            lossy_relative(root, entry.path()),
             None,
             "file name is not valid UTF-8; the file was skipped",
             None,
@@ -196,7 +195,15 @@ fn visit(root: &Path, result: Result<DirEntry, ignore::Error>, defer_stat: bool)
         )));
     }
     if !file_type.is_file() {
-        return Visit::Nothing;
+        let what = crate::read::file_kind(&file_type);
+        return Visit::Problem(Box::new(Diagnostic::new(
+            "special-file-skipped",
+            Severity::Info,
+            path,
+            None,
+            format!("a {what} is not a regular file; it was skipped"),
+            None,
+        )));
     }
     let metadata = if defer_stat {
         None
@@ -317,6 +324,13 @@ pub(crate) fn modified_ns(metadata: Option<std::fs::Metadata>) -> Option<i128> {
         .and_then(|m| m.modified().ok())
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_nanos() as i128)
+}
+
+/// The repository-relative form of a path whose name is not UTF-8, with the undecodable bytes
+/// replaced (U+FFFD), so a diagnostic names the file and not the root.
+fn lossy_relative(root: &Path, path: &Path) -> RelPath {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    RelPath::new(&rel.to_string_lossy().replace('\\', "/")).unwrap_or_else(RelPath::root)
 }
 
 fn relative(root: &Path, path: &Path) -> Option<RelPath> {

@@ -281,6 +281,12 @@ pub const RULES: &[RuleInfo] = &[
         "A module has syntax errors; only what could be read was kept.",
     ),
     rule(
+        "special-file-skipped",
+        Severity::Info,
+        RuleOrigin::Discovery,
+        "A FIFO, socket or device file was skipped; only regular files are read.",
+    ),
+    rule(
         "symlink-skipped",
         Severity::Info,
         RuleOrigin::Discovery,

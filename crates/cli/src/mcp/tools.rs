@@ -267,12 +267,11 @@ fn round(score: f64) -> f64 {
 /// The best few lines of a file for the query terms (the first line with the most distinct
 /// terms, with the lines around it), numbered and redacted. `None` when unreadable or not text.
 fn excerpt(loaded: &Loaded, path: &str, terms: &BTreeSet<String>) -> Option<Value> {
-    let full = loaded.repo.root.join(path);
-    let metadata = std::fs::metadata(&full).ok()?;
-    if metadata.len() > MAX_READ_BYTES {
-        return None;
-    }
-    let bytes = std::fs::read(&full).ok()?;
+    let bytes = loaded
+        .repo
+        .root_dir
+        .read_file(path, MAX_READ_BYTES)
+        .ok()??;
     let text = std::str::from_utf8(&bytes).ok()?;
     let lines: Vec<&str> = text.lines().collect();
     let mut best: Option<(usize, usize)> = None;
@@ -509,17 +508,19 @@ pub fn read_document_tool(state: &mut State, args: ReadDocumentArgs) -> Result<A
         .safety
         .max_file_bytes()
         .min(MAX_READ_BYTES);
-    let size = std::fs::metadata(&confined.full)
-        .map(|m| m.len())
-        .map_err(|e| ToolError::Failed(format!("cannot read `{}`: {e}", confined.rel)))?;
-    if size > limit {
-        return Err(ToolError::Failed(format!(
-            "`{}` is {size} bytes, over the {limit}-byte read limit",
-            confined.rel
-        )));
-    }
-    let bytes = std::fs::read(&confined.full)
-        .map_err(|e| ToolError::Failed(format!("cannot read `{}`: {e}", confined.rel)))?;
+    // Opened beneath the root with no link followed: the file confined a moment ago may have
+    // been swapped since.
+    let bytes = loaded
+        .repo
+        .root_dir
+        .read_file(confined.rel.as_str(), limit)
+        .map_err(|e| ToolError::Failed(format!("cannot read `{}`: {e}", confined.rel)))?
+        .ok_or_else(|| {
+            ToolError::Failed(format!(
+                "`{}` is over the {limit}-byte read limit",
+                confined.rel
+            ))
+        })?;
     let text = match std::str::from_utf8(&bytes) {
         Ok(text) if !text.contains('\0') => text,
         _ => {

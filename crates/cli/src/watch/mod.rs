@@ -222,7 +222,7 @@ impl Session {
         let max_bytes = self.repo.config.safety.max_file_bytes();
         let changes = phase("observe", || {
             self.observations
-                .refresh(walked, &forced, max_bytes, &cache)
+                .refresh(&self.repo.root_dir, walked, &forced, max_bytes, &cache)
         });
         drop(cache);
         if !(initial || changes.any() || batch.overlay || batch.config || batch.rescan) {

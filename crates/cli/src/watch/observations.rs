@@ -15,6 +15,7 @@ use std::path::Path;
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::observe::{ObservedFile, observe_all};
+use doc_bridge_discover::read::RootDir;
 use doc_bridge_discover::stat::{FileStat, stat_files};
 use doc_bridge_discover::walk::{Walk, WalkedFile};
 use doc_bridge_model::RelPath;
@@ -69,6 +70,7 @@ impl Observations {
     /// the previous observation of every other file.
     pub fn refresh(
         &mut self,
+        root: &RootDir,
         walk: Walk,
         forced: &BTreeSet<RelPath>,
         max_file_bytes: u64,
@@ -87,7 +89,7 @@ impl Observations {
             .cloned()
             .collect();
         changes.reread = to_read.len();
-        let fresh = observe_all(&to_read, max_file_bytes, cache, &|| {});
+        let fresh = observe_all(root, &to_read, max_file_bytes, cache, &|| {});
         let mut fresh: BTreeMap<RelPath, (Stamp, ObservedFile)> = to_read
             .iter()
             .zip(fresh)
@@ -243,7 +245,13 @@ mod tests {
         let mut observations = Observations::default();
         assert!(observations.restat(root, &paths(&["docs/a.md"])).is_none());
         let first = walk(root, &options).unwrap();
-        observations.refresh(first, &BTreeSet::new(), 1 << 20, &AnalysisCache::default());
+        observations.refresh(
+            &RootDir::open(root).unwrap(),
+            first,
+            &BTreeSet::new(),
+            1 << 20,
+            &AnalysisCache::default(),
+        );
 
         std::fs::write(root.join("docs/a.md"), "# A, longer now\n").unwrap();
         let known = observations.restat(root, &paths(&["docs/a.md"])).unwrap();
