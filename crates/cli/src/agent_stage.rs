@@ -376,9 +376,12 @@ fn file_cache(repo: &Repo) -> FileCache {
     }
 }
 
+/// Reads a repository file for a pack's excerpts: beneath the root, no link followed, a regular
+/// file of at most `safety.maxFileBytes`.
 fn reader(repo: &Repo) -> impl Fn(&RelPath) -> Option<Vec<u8>> + use<> {
-    let root = repo.root.clone();
-    move |path: &RelPath| std::fs::read(root.join(path.as_str())).ok()
+    let root = std::sync::Arc::clone(&repo.root_dir);
+    let max = repo.config.safety.max_file_bytes();
+    move |path: &RelPath| root.read_file(path.as_str(), max).ok().flatten()
 }
 
 /// Every readable approval record (unreadable ones are skipped, never trusted).
