@@ -12,6 +12,7 @@ pub mod commands;
 pub mod exit;
 mod head;
 mod last_run;
+pub mod lock;
 pub mod llms;
 pub mod mcp;
 pub mod output;

@@ -454,3 +454,233 @@ fn registry_disabled_or_nothing_accepted_leaves_the_projection_byte_identical() 
     assert_eq!(baseline["entries"], off["entries"]);
     assert_eq!(baseline["overlayHash"], off["overlayHash"]);
 }
+
+/// Two pending `mark-canonical` proposals (auth and core), from one `enrich --from-file` run.
+fn with_two_pending(dir: &FixtureCopy) -> (String, String) {
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let make = |doc: &str, scope: &str| {
+        proposal(
+            &snapshot,
+            ProposalKind::MarkCanonical,
+            &format!("document:{doc}"),
+            Value::Null,
+            json!({ "scope": scope }),
+            doc,
+        )
+    };
+    let auth = make("docs/auth.md", "package:@fx/auth");
+    let core = make("docs/core.md", "package:@fx/core");
+    let ids = (
+        auth["proposalId"].as_str().unwrap().to_owned(),
+        core["proposalId"].as_str().unwrap().to_owned(),
+    );
+    let file = dir.path().join(".doc-bridge/pending.json");
+    std::fs::write(&file, serde_json::to_vec(&json!([auth, core])).unwrap()).unwrap();
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let stored: Value = serde_json::from_slice(&overlay(dir)).unwrap();
+    assert_eq!(stored["pending"].as_array().unwrap().len(), 2, "{stored:#}");
+    ids
+}
+
+fn approval_records(dir: &FixtureCopy) -> usize {
+    std::fs::read_dir(dir.path().join(".doc-bridge/approvals"))
+        .map(|entries| entries.count())
+        .unwrap_or(0)
+}
+
+/// Two people approve two proposals at the same moment, in two real processes: both decisions
+/// are recorded, both are in the overlay, and revalidation agrees.
+#[test]
+fn two_approvals_at_once_lose_neither_decision() {
+    for _round in 0..3 {
+        let dir = fixture_copy("ts-workspace");
+        let (auth, core) = with_two_pending(&dir);
+        let root = dir.path().to_path_buf();
+        let decide = |id: String, who: &'static str| {
+            let root = root.clone();
+            std::thread::spawn(move || run(&root, &["enrich", "approve", &id, "--by", who]))
+        };
+        let (a, b) = (decide(auth, "Ada"), decide(core, "Grace"));
+        let (a, b) = (a.join().unwrap(), b.join().unwrap());
+        assert_eq!(code(&a), 0, "{}", stderr(&a));
+        assert_eq!(code(&b), 0, "{}", stderr(&b));
+        let stored: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+        assert!(
+            stored["pending"].as_array().unwrap().is_empty(),
+            "{stored:#}"
+        );
+        let mut by: Vec<&str> = stored["accepted"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["acceptedBy"].as_str().unwrap())
+            .collect();
+        by.sort();
+        assert_eq!(by, ["Ada", "Grace"]);
+        assert_eq!(approval_records(&dir), 2);
+        let revalidate = run(dir.path(), &["enrich", "revalidate"]);
+        assert_eq!(code(&revalidate), 0, "{}", stdout(&revalidate));
+    }
+}
+
+/// Two `enrich --from-file` runs at once, each with its own proposal: the overlay keeps both.
+#[test]
+fn two_enrich_runs_at_once_keep_both_runs_work() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let files: Vec<std::path::PathBuf> = [
+        ("docs/auth.md", "auth-handbook"),
+        ("docs/core.md", "core-handbook"),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, (doc, alias))| {
+        let alias = proposal(
+            &snapshot,
+            ProposalKind::AddAlias,
+            &format!("document:{doc}"),
+            json!(alias),
+            json!({ "alias": alias }),
+            doc,
+        );
+        let file = dir.path().join(format!(".doc-bridge/run{i}.json"));
+        std::fs::write(&file, serde_json::to_vec(&json!([alias])).unwrap()).unwrap();
+        file
+    })
+    .collect();
+    let handles: Vec<_> = files
+        .iter()
+        .map(|file| {
+            let root = dir.path().to_path_buf();
+            let file = file.to_str().unwrap().to_owned();
+            std::thread::spawn(move || run(&root, &["enrich", "--from-file", &file]))
+        })
+        .collect();
+    for handle in handles {
+        let out = handle.join().unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    }
+    let stored: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+    let mut aliases: Vec<&str> = stored["accepted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["proposal"]["payload"]["alias"].as_str().unwrap())
+        .collect();
+    aliases.sort();
+    assert_eq!(aliases, ["auth-handbook", "core-handbook"], "{stored:#}");
+    // The index reflects the overlay that won: fresh, not stale.
+    assert_eq!(code(&run(dir.path(), &["index", "--check"])), 0);
+}
+
+/// A held lock makes a decision wait, then fail with exit 2 naming the lock; nothing moves.
+#[test]
+fn a_decision_waits_for_the_lock_with_a_bound() {
+    let dir = fixture_copy("ts-workspace");
+    let id = with_pending(&dir);
+    let lock = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.path().join(".doc-bridge/enrich/lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let before = overlay(&dir);
+    let out = doc_bridge()
+        .args(["enrich", "approve", &id, "--by", "Ada", "--root"])
+        .arg(dir.path())
+        .env("DOC_BRIDGE_LOCK_WAIT_MS", "300")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("another doc-bridge command is deciding proposals"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(before, overlay(&dir));
+    assert_eq!(approval_records(&dir), 0);
+    // Released: the same decision goes through.
+    lock.unlock().unwrap();
+    let out = run(dir.path(), &["enrich", "approve", &id, "--by", "Ada"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+/// A decision recorded but not reflected in the overlay (a crash between the two writes):
+/// revalidate reports it, and the next decision applies it instead of leaving it pending forever.
+#[test]
+fn a_recorded_decision_the_overlay_lost_is_reported_and_applied() {
+    let dir = fixture_copy("ts-workspace");
+    let (auth, core) = with_two_pending(&dir);
+    let before = overlay(&dir);
+    let out = run(dir.path(), &["enrich", "approve", &auth, "--by", "Ada"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // The crash: the record stays, the overlay is the one from before.
+    std::fs::write(dir.path().join(".doc-bridge/enrich/overlay.json"), &before).unwrap();
+    index(dir.path());
+    let revalidate = run(dir.path(), &["enrich", "revalidate"]);
+    assert_eq!(code(&revalidate), 1, "{}", stdout(&revalidate));
+    assert!(
+        stdout(&revalidate).contains("approval record says approved by Ada"),
+        "{}",
+        stdout(&revalidate)
+    );
+    // Deciding it again: already decided, and now the overlay shows it.
+    let again = run(dir.path(), &["enrich", "approve", &auth, "--by", "Grace"]);
+    assert_eq!(code(&again), 1, "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("already decided"),
+        "{}",
+        stderr(&again)
+    );
+    let stored: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+    assert_eq!(stored["accepted"][0]["acceptedBy"], "Ada", "{stored:#}");
+    assert_eq!(stored["pending"].as_array().unwrap().len(), 1);
+    assert_eq!(code(&run(dir.path(), &["enrich", "revalidate"])), 0);
+    // And the other proposal is still decidable.
+    let out = run(dir.path(), &["enrich", "reject", &core, "--by", "Grace"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(approval_records(&dir), 2);
+}
+
+/// The author, `policy` and configured agents in other spellings are not people.
+#[test]
+fn identity_variants_of_agents_and_policy_never_decide() {
+    let dir = fixture_copy("ts-workspace");
+    let id = with_pending(&dir);
+    let config_path = dir.path().join("doc-bridge.config.json");
+    let mut config: Value = std::fs::read(&config_path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_else(|| json!({"schemaVersion": 1}));
+    config["intelligence"] =
+        json!({"registry": {"enabled": false, "agentId": "curator-bot", "cli": ["true"]}});
+    std::fs::write(&config_path, serde_json::to_vec(&config).unwrap()).unwrap();
+    index(dir.path());
+    let before = overlay(&dir);
+    for (who, expect) in [
+        ("Test-Agent", "own proposal"),
+        ("TEST-AGENT", "own proposal"),
+        ("test\u{200B}-agent", "own proposal"),
+        ("Policy", "not a person"),
+        ("POLICY", "not a person"),
+        ("p\u{043E}licy", "not a person"),
+        ("pol\u{200B}icy", "not a person"),
+        ("Curator-Bot", "agent identity"),
+        ("ada\u{1b}[31m", "control character"),
+    ] {
+        let out = run(dir.path(), &["enrich", "approve", &id, "--by", who]);
+        assert_eq!(code(&out), 1, "{who:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(expect), "{who:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains('\u{1b}'), "{who:?}");
+        assert_eq!(before, overlay(&dir), "{who:?}");
+    }
+    assert_eq!(approval_records(&dir), 0);
+}

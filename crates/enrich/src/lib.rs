@@ -15,12 +15,14 @@
 
 pub mod adjudicate;
 pub mod agent;
+pub mod approvals;
 mod batch;
 mod context;
 mod decision;
 mod envelope;
 mod expire;
 pub mod feedback;
+pub mod identity;
 mod overlay;
 pub mod pack;
 pub mod redact;

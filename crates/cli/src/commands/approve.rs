@@ -4,15 +4,16 @@
 //! The approval store decides first (one record per decision under `.doc-bridge/approvals/`,
 //! refused when one exists); the overlay moves second. Refusals exit 1 and touch nothing.
 
+use std::collections::BTreeSet;
+
 use serde_json::json;
 
+use doc_bridge_enrich::approvals::{apply_decision, reconcile, record_mismatches};
+use doc_bridge_enrich::identity::check_decider;
 use doc_bridge_enrich::{Context, partition_mismatches, revalidate as revalidate_overlay};
 use doc_bridge_model::approval::{ApprovalDecision, ApprovalRecord};
 use doc_bridge_model::artifact::to_artifact_bytes;
-use doc_bridge_model::enrichment::{
-    ACCEPTED_BY_POLICY, AcceptedEntry, RejectedEntry, RejectionReason, approval_id,
-    validate_overlay,
-};
+use doc_bridge_model::enrichment::{ACCEPTED_BY_POLICY, approval_id, validate_overlay};
 
 use crate::args::{EnrichDecideArgs, EnrichRevalidateArgs};
 use crate::clock::now_rfc3339;
@@ -80,10 +81,13 @@ impl Outcome {
     }
 }
 
-/// The one decision function behind `enrich approve|reject` and the MCP `proposals` tool: the
-/// approval store decides first, the overlay moves second, the index is re-derived last. Every
-/// refusal (not a person, the author, unknown or decided, changed target, stale index) is a
-/// [`UserError`] and touches nothing. Prints nothing.
+/// The one decision function behind `enrich approve|reject`, the MCP `proposals` tool and the
+/// review page's commands: the approval store decides first, the overlay moves second, the
+/// index is re-derived last, all under the overlay lock ([`crate::lock`]). Every refusal (not a
+/// person: `policy`, a configured agent or an overlay author in any spelling; the proposal's
+/// author; unknown or decided; changed target; stale index) is a [`UserError`] and touches
+/// nothing. Recorded decisions the overlay does not reflect yet (a crash between the two
+/// writes) are applied first. Prints nothing.
 pub fn decide_proposal(
     repo: &Repo,
     proposal_id: &str,
@@ -91,12 +95,11 @@ pub fn decide_proposal(
     reason: Option<String>,
     approve: bool,
 ) -> Result<Outcome, UserError> {
-    let by = by.trim();
-    if by.is_empty() || by == ACCEPTED_BY_POLICY {
-        return Err(UserError::findings(
-            "`--by` must name a person; `policy` is not a person",
-        ));
-    }
+    // Names that can never decide are refused before the lock is waited for.
+    let known_agents = agent_identities(repo, None);
+    check_decider(by, "", &known_agents)
+        .map_err(|e| UserError::findings(format!("`--by`: {e}")))?;
+    let _lock = crate::lock::exclusive(repo)?;
     let mut overlay = match load_overlay(repo) {
         OverlayState::Valid(overlay) => *overlay,
         OverlayState::Missing => {
@@ -108,11 +111,19 @@ pub fn decide_proposal(
             return Err(UserError::error(format!("the overlay is invalid ({why})")));
         }
     };
+    let records = crate::agent_stage::load_judgments(repo);
+    let reconciled = !reconcile(&mut overlay, &records).is_empty();
     let Some(position) = overlay
         .pending
         .iter()
         .position(|e| e.proposal.proposal_id == proposal_id)
     else {
+        if reconciled {
+            // The recorded decisions are written into the overlay (and the index) even though
+            // this one is refused.
+            write_reconciled(repo, &mut overlay)?;
+            pipeline::reindex_with_overlay(repo)?;
+        }
         let decided = overlay
             .accepted
             .iter()
@@ -131,15 +142,19 @@ pub fn decide_proposal(
         }));
     };
     let proposal = overlay.pending[position].proposal.clone();
-    if by == proposal.origin.agent_id {
-        return Err(UserError::findings(format!(
-            "`{by}` proposed {}: an author cannot decide its own proposal",
-            proposal.proposal_id
-        )));
-    }
+    let agents = agent_identities(repo, Some(&overlay));
+    let by = check_decider(by, &proposal.origin.agent_id, &agents)
+        .map_err(|e| UserError::findings(format!("`--by`: {e}")))?;
     // The target must still be what the proposal saw: an approval never applies to a changed document.
     // The index is loaded for its freshness (stale: an error) and to vouch for the snapshot.
-    let (_, snapshot) = pipeline::load_for_query_with_snapshot(repo, false)?;
+    let (_, snapshot) = if reconciled {
+        // The index was derived before the reconciled moves: bring both up to date first.
+        write_reconciled(repo, &mut overlay)?;
+        pipeline::reindex_with_overlay(repo)?;
+        pipeline::load_for_query_with_snapshot(repo, false)?
+    } else {
+        pipeline::load_for_query_with_snapshot(repo, false)?
+    };
     let current = snapshot
         .entities
         .iter()
@@ -180,34 +195,8 @@ pub fn decide_proposal(
             .and_then(|v| v.get("payload").cloned()),
     };
     record_decision(repo, &record)?;
-
-    let entry = overlay.pending.remove(position);
-    if approve {
-        overlay.accepted.push(AcceptedEntry {
-            proposal: entry.proposal,
-            accepted_at: now,
-            accepted_by: by.to_owned(),
-        });
-        overlay
-            .accepted
-            .sort_by(|a, b| a.proposal.proposal_id.cmp(&b.proposal.proposal_id));
-    } else {
-        overlay.rejected.push(RejectedEntry {
-            proposal_id: proposal.proposal_id.clone(),
-            kind: proposal.kind().as_str().to_owned(),
-            entity: proposal.entity.to_string(),
-            reason: RejectionReason::HumanRejected,
-            detail: format!("rejected by {by}"),
-        });
-        overlay.rejected.sort();
-    }
-    recount(&mut overlay);
-    overlay
-        .seal()
-        .map_err(|e| UserError::error(e.to_string()))?;
-    validate_overlay(&overlay)
-        .map_err(|e| UserError::error(format!("refusing to write an invalid overlay: {e}")))?;
-    pipeline::write_overlay(repo, &overlay)?;
+    apply_decision(&mut overlay, position, &record);
+    write_reconciled(repo, &mut overlay)?;
     let index_hash = pipeline::reindex_with_overlay(repo)?;
     Ok(Outcome {
         approved: approve,
@@ -218,6 +207,59 @@ pub fn decide_proposal(
         overlay_hash: overlay.content_hash.to_string(),
         index_hash: index_hash.to_string(),
     })
+}
+
+/// Recounts, seals, validates and writes an overlay whose lists moved.
+fn write_reconciled(
+    repo: &Repo,
+    overlay: &mut doc_bridge_model::enrichment::EnrichmentOverlayV1,
+) -> Result<(), UserError> {
+    recount(overlay);
+    overlay
+        .seal()
+        .map_err(|e| UserError::error(e.to_string()))?;
+    validate_overlay(overlay)
+        .map_err(|e| UserError::error(format!("refusing to write an invalid overlay: {e}")))?;
+    pipeline::write_overlay(repo, overlay)
+}
+
+/// Every agent identity the repository knows: any `agentId` under `intelligence` in the
+/// configuration (the registry's and its roles', the adjudicator's), and the authors of the
+/// overlay's proposals.
+pub(crate) fn agent_identities(
+    repo: &Repo,
+    overlay: Option<&doc_bridge_model::enrichment::EnrichmentOverlayV1>,
+) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    if let Some(intelligence) = &repo.config.intelligence {
+        collect_agent_ids(intelligence, &mut ids);
+    }
+    if let Some(overlay) = overlay {
+        for entry in &overlay.accepted {
+            ids.insert(entry.proposal.origin.agent_id.clone());
+        }
+        for entry in &overlay.pending {
+            ids.insert(entry.proposal.origin.agent_id.clone());
+        }
+    }
+    ids
+}
+
+fn collect_agent_ids(value: &serde_json::Value, ids: &mut BTreeSet<String>) {
+    match value {
+        serde_json::Value::Object(object) => {
+            for (key, value) in object {
+                if key == "agentId"
+                    && let Some(id) = value.as_str()
+                {
+                    ids.insert(id.trim().to_owned());
+                }
+                collect_agent_ids(value, ids);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_agent_ids(v, ids)),
+        _ => {}
+    }
 }
 
 /// Writes the approval record unless one exists for this approval id (the store decides first).
@@ -288,6 +330,9 @@ pub(crate) fn recount(overlay: &mut doc_bridge_model::enrichment::EnrichmentOver
 /// `doc-bridge enrich revalidate`: exit 0 when the stored partition reproduces, 1 otherwise.
 pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
+    // The overlay and the approval records are read as one moment: no decision half-written.
+    let lock = crate::lock::shared(&repo)?;
+    let records = crate::agent_stage::load_judgments(&repo);
     let overlay = match load_overlay(&repo) {
         OverlayState::Valid(overlay) => *overlay,
         OverlayState::Missing => {
@@ -307,14 +352,23 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
             ..Context::new(&snapshot)
         },
     );
+    drop(lock);
     let mismatches = partition_mismatches(&overlay, &partition);
+    // A recorded decision the overlay does not show (a crash between the record and the
+    // overlay's write): the next decision or enrich run applies it.
+    let unreflected = record_mismatches(&overlay, &records);
+    let reproduces = mismatches.is_empty() && unreflected.is_empty();
     if args.json {
         let rows: Vec<_> = mismatches.iter().map(|m| json!({"proposalId": m.proposal_id, "stored": m.stored, "revalidated": m.revalidated})).collect();
+        let records: Vec<_> = unreflected
+            .iter()
+            .map(|m| json!({"proposalId": m.proposal_id, "overlay": m.overlay, "record": m.record}))
+            .collect();
         crate::outln!(
             "{:#}",
-            json!({"reproduces": mismatches.is_empty(), "mismatches": rows})
+            json!({"reproduces": reproduces, "mismatches": rows, "approvalMismatches": records})
         );
-    } else if mismatches.is_empty() {
+    } else if reproduces {
         crate::outln!(
             "overlay {} reproduces: every stored decision is what the validators decide now",
             overlay.content_hash
@@ -322,7 +376,7 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
     } else {
         crate::outln!(
             "overlay does not reproduce ({} difference(s)):",
-            mismatches.len()
+            mismatches.len() + unreflected.len()
         );
         for m in &mismatches {
             crate::outln!(
@@ -332,12 +386,16 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
                 m.revalidated
             );
         }
+        for m in &unreflected {
+            crate::outln!(
+                "  {}: overlay has it {}, but its approval record says {} (the next `enrich approve`, `reject` or `enrich` applies the record)",
+                m.proposal_id,
+                m.overlay,
+                m.record
+            );
+        }
     }
-    Ok(if mismatches.is_empty() {
-        Exit::Ok
-    } else {
-        Exit::Findings
-    })
+    Ok(if reproduces { Exit::Ok } else { Exit::Findings })
 }
 
 /// One row of `enrich stats`: what the validators and the people decided for one agent and
@@ -554,6 +612,17 @@ mod tests {
     fn config(registry: &str) -> Config {
         let text = format!(r#"{{"schemaVersion": 1, "intelligence": {{"registry": {registry}}}}}"#);
         Config::parse(text.as_bytes(), "c").unwrap()
+    }
+
+    #[test]
+    fn agent_ids_are_found_in_the_registry_and_its_roles() {
+        let config = serde_json::json!({"registry": {"agentId": "curator-bot", "roles": {"reviewer": {"agentId": "review-bot"}, "list": [{"agentId": " spaced "}]}}});
+        let mut ids = BTreeSet::new();
+        collect_agent_ids(&config, &mut ids);
+        assert_eq!(
+            ids.into_iter().collect::<Vec<_>>(),
+            ["curator-bot", "review-bot", "spaced"]
+        );
     }
 
     #[test]

@@ -92,21 +92,16 @@ fn execute(
         Some(_) => None,
         None => Some(crate::agent_stage::configured_roles(repo)?),
     };
-    let stored = match load_overlay(repo) {
-        OverlayState::Missing => None,
-        OverlayState::Valid(overlay) => Some(*overlay),
-        OverlayState::Invalid(why) => {
-            return Err(UserError::error(format!(
-                "the overlay at .doc-bridge/enrich/overlay.json is invalid ({why}); it was not overwritten: move it aside to start a new one"
-            )));
-        }
-    };
-    // The index is loaded for its freshness (stale: an error) and to vouch for the snapshot.
-    let (_, snapshot) = pipeline::load_for_query_with_snapshot(repo, false)?;
-    // Without a file, the agent stage gathers the proposals (only on request; never on a query path).
+    // An invalid overlay is reported before any agent is called (and again under the lock).
+    stored_overlay(repo)?;
+    // Without a file, the agent stage gathers the proposals (only on request; never on a query
+    // path). It runs outside the overlay lock: agents may take minutes.
     let (mut raw, stage, roles, adjudicator) = match (raw, roles) {
         (Some(raw), _) => (raw, None, Vec::new(), None),
         (None, roles) => {
+            // The index is loaded for its freshness (stale: an error) and to vouch for the
+            // snapshot the packs are built from.
+            let (_, snapshot) = pipeline::load_for_query_with_snapshot(repo, false)?;
             let run = crate::agent_stage::run(
                 repo,
                 &snapshot,
@@ -126,6 +121,18 @@ fn execute(
             )
         }
     };
+
+    // From here to the re-derived index, no other command moves the overlay or the approval
+    // store: the overlay is read again under the lock, with every recorded decision applied.
+    let _lock = crate::lock::exclusive(repo)?;
+    let mut stored = stored_overlay(repo)?;
+    if let Some(overlay) = &mut stored {
+        let records = crate::agent_stage::load_judgments(repo);
+        doc_bridge_enrich::approvals::reconcile(overlay, &records);
+    }
+    // Loaded under the lock (another command may have re-derived the index meanwhile): fresh
+    // (stale: an error), and vouching for the snapshot this run decides against.
+    let (_, snapshot) = pipeline::load_for_query_with_snapshot(repo, false)?;
 
     // Expire stored entries whose target moved, then decide the batch against what is live.
     let (live, expired) = match &stored {
@@ -216,6 +223,18 @@ fn execute(
         overlay: current,
         index_hash: index_hash.to_string(),
     })
+}
+
+/// The stored overlay (`None` when there is none); an invalid one is an error that leaves it
+/// in place.
+fn stored_overlay(repo: &Repo) -> Result<Option<EnrichmentOverlayV1>, UserError> {
+    match load_overlay(repo) {
+        OverlayState::Missing => Ok(None),
+        OverlayState::Valid(overlay) => Ok(Some(*overlay)),
+        OverlayState::Invalid(why) => Err(UserError::error(format!(
+            "the overlay at .doc-bridge/enrich/overlay.json is invalid ({why}); it was not overwritten: move it aside to start a new one"
+        ))),
+    }
 }
 
 fn print_summary(summary: &Summary, as_json: bool) {

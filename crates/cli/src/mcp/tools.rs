@@ -10,7 +10,6 @@ use serde_json::{Value, json};
 
 use doc_bridge_enrich::redact::redact;
 use doc_bridge_model::EntityId;
-use doc_bridge_model::enrichment::ACCEPTED_BY_POLICY;
 use doc_bridge_model::snapshot::Severity;
 use doc_bridge_retrieve::graph::Graph;
 use doc_bridge_retrieve::lexicon::tokens;
@@ -649,22 +648,8 @@ pub fn proposals_tool(state: &mut State, args: ProposalsArgs) -> Result<Answer, 
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .ok_or_else(|| ToolError::Invalid("`proposalId` is required to decide".to_owned()))?;
-    let by = args.by.as_deref().map(str::trim).unwrap_or("");
-    if by.is_empty() {
-        return Err(ToolError::Failed(
-            "`by` must name the person deciding; an agent cannot approve or reject".to_owned(),
-        ));
-    }
-    if by == ACCEPTED_BY_POLICY {
-        return Err(ToolError::Failed(
-            "`by` must name a person; `policy` is not a person".to_owned(),
-        ));
-    }
-    if agent_identities(&repo).contains(by) {
-        return Err(ToolError::Failed(format!(
-            "`{by}` is an agent identity; proposals are decided by people, never by agents"
-        )));
-    }
+    // Who may decide is the one decision function's rule (no agent, no `policy`, no author).
+    let by = args.by.as_deref().unwrap_or("");
     let outcome = crate::commands::approve::decide_proposal(
         &repo,
         proposal_id,
@@ -694,41 +679,6 @@ fn list_proposals(repo: &crate::repo::Repo) -> Result<Value, ToolError> {
     Ok(json!({"overlayHash": overlay.content_hash, "entries": rows}))
 }
 
-/// Every agent identity the repository knows: any `agentId` under `intelligence` in the
-/// configuration (the registry's and its roles'), and the authors of the overlay's proposals.
-fn agent_identities(repo: &crate::repo::Repo) -> BTreeSet<String> {
-    let mut ids = BTreeSet::new();
-    if let Some(intelligence) = &repo.config.intelligence {
-        collect_agent_ids(intelligence, &mut ids);
-    }
-    if let OverlayState::Valid(overlay) = load_overlay(repo) {
-        for entry in &overlay.accepted {
-            ids.insert(entry.proposal.origin.agent_id.clone());
-        }
-        for entry in &overlay.pending {
-            ids.insert(entry.proposal.origin.agent_id.clone());
-        }
-    }
-    ids
-}
-
-fn collect_agent_ids(value: &Value, ids: &mut BTreeSet<String>) {
-    match value {
-        Value::Object(object) => {
-            for (key, value) in object {
-                if key == "agentId"
-                    && let Some(id) = value.as_str()
-                {
-                    ids.insert(id.trim().to_owned());
-                }
-                collect_agent_ids(value, ids);
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_agent_ids(v, ids)),
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -743,16 +693,5 @@ mod tests {
             "{value}"
         );
         assert_eq!(value["n"], 1);
-    }
-
-    #[test]
-    fn agent_ids_are_found_in_the_registry_and_its_roles() {
-        let config = json!({"registry": {"agentId": "curator-bot", "roles": {"reviewer": {"agentId": "review-bot"}, "list": [{"agentId": " spaced "}]}}});
-        let mut ids = BTreeSet::new();
-        collect_agent_ids(&config, &mut ids);
-        assert_eq!(
-            ids.into_iter().collect::<Vec<_>>(),
-            ["curator-bot", "review-bot", "spaced"]
-        );
     }
 }
