@@ -561,7 +561,9 @@ async fn approvals_through_mcp_need_a_person() {
         ("", "must name the person"),
         ("policy", "`policy` is not a person"),
         ("curator-bot", "agent identity"),
-        ("test-agent", "agent identity"),
+        ("test-agent", "cannot decide its own proposal"),
+        ("Curator-Bot", "agent identity"),
+        ("p\u{043E}licy", "`policy` is not a person"),
     ] {
         let message = failed(
             &client,

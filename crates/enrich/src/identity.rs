@@ -37,7 +37,9 @@ pub enum DeciderRefusal {
 impl std::fmt::Display for DeciderRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            DeciderRefusal::Empty => f.write_str("the name of the person deciding is empty"),
+            DeciderRefusal::Empty => {
+                f.write_str("must name the person deciding; an agent cannot approve or reject")
+            }
             DeciderRefusal::ControlCharacter(code) => write!(
                 f,
                 "the name holds a control character ({code}); give the person's name as plain text"
