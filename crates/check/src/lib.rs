@@ -85,22 +85,34 @@ pub struct CheckInput<'a> {
 }
 
 /// Every diagnostic of a check: the snapshot's own plus the rules', with the configured severity
-/// applied (`off` codes dropped), sorted by (path, line, code, message, id), duplicates removed.
+/// applied (`off` codes dropped), sorted by (path, line, code, message, id), duplicates removed,
+/// bounded per file and code and per code ([`doc_bridge_model::cap_diagnostics`]).
 pub fn diagnostics(input: &CheckInput<'_>) -> Vec<Diagnostic> {
     let graph = graph::Graph::new(input.snapshot);
+    // The rules' own diagnostics are bounded like discovery's (the snapshot's are already).
+    let mut rules: Vec<Diagnostic> = index_rules::diagnostics(input.index, input.index_path);
+    rules.extend(orphans::diagnostics(input.snapshot, &graph));
+    rules.extend(coverage::diagnostics(input.snapshot, &graph));
+    rules.extend(cycles::diagnostics(&graph));
+    sort_and_dedup(&mut rules);
     let mut all: Vec<Diagnostic> = input.snapshot.diagnostics.clone();
-    all.extend(index_rules::diagnostics(input.index, input.index_path));
-    all.extend(orphans::diagnostics(input.snapshot, &graph));
-    all.extend(coverage::diagnostics(input.snapshot, &graph));
-    all.extend(cycles::diagnostics(&graph));
+    all.extend(doc_bridge_model::cap_diagnostics(
+        rules,
+        doc_bridge_model::MAX_DIAGNOSTICS_PER_FILE_AND_CODE,
+        doc_bridge_model::MAX_DIAGNOSTICS_PER_CODE,
+    ));
     let mut all = severity::apply(all, input.rules);
-    all.sort_by(|a, b| {
+    sort_and_dedup(&mut all);
+    all
+}
+
+fn sort_and_dedup(list: &mut Vec<Diagnostic>) {
+    list.sort_by(|a, b| {
         a.sort_key()
             .cmp(&b.sort_key())
             .then_with(|| a.id.cmp(&b.id))
     });
-    all.dedup();
-    all
+    list.dedup();
 }
 
 /// Builds the sealed report. `generated_at` is the caller's clock reading (kept by the caller

@@ -277,3 +277,54 @@ fn a_file_flipping_to_a_link_during_index_never_lets_outside_text_in() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     flipper.join().unwrap();
 }
+
+/// Inputs that a quadratic loop or an unbounded report could not finish: a module with 100,000
+/// exports (membership was tested by scanning, 10^10 comparisons) and a document with 200,000
+/// broken links (every one a SARIF result, gigabytes). Both finish, and the report is bounded
+/// with a summary saying how many were left out.
+#[test]
+fn huge_export_lists_and_link_floods_cost_linear_time_and_a_bounded_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let exports: String = (0..100_000)
+        .map(|i| format!("export const name{i} = {i};\n"))
+        .collect();
+    write(dir.path(), "src/many.js", exports.as_bytes());
+    let links: String = (0..200_000).map(|i| format!("[x](missing{i}.md)\n")).collect();
+    write(dir.path(), "docs/links.md", links.as_bytes());
+    write(
+        dir.path(),
+        "doc-bridge.config.json",
+        br#"{"schemaVersion": 1, "safety": {"maxFileBytes": 16777216}}"#,
+    );
+    let out = run(dir.path(), &["index", "--quiet"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let module = snapshot["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "module:src/many.js")
+        .unwrap()
+        .clone();
+    assert_eq!(module["symbols"].as_array().unwrap().len(), 100_000);
+    let broken: Vec<&serde_json::Value> = snapshot["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "broken-link")
+        .collect();
+    assert_eq!(broken.len(), 101, "100 listed and one summary");
+    assert!(
+        broken
+            .iter()
+            .any(|d| d["message"].as_str().unwrap().starts_with("199900 more `broken-link`")),
+        "{broken:?}"
+    );
+    assert_eq!(snapshot["stats"]["diagnostics"]["broken-link"], 200_000);
+
+    let sarif = run(dir.path(), &["check", "--format", "sarif"]);
+    assert_eq!(code(&sarif), 1, "{}", stderr(&sarif));
+    let sarif: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert!(results.len() < 200, "{} results", results.len());
+}

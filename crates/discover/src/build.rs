@@ -772,12 +772,18 @@ impl<'a> Builder<'a> {
                 .entry(relation.kind.as_str().to_owned())
                 .or_default() += 1;
         }
+        // Counted before the list is bounded: the stats say how many there were.
         for diagnostic in &self.diagnostics {
             *stats
                 .diagnostics
                 .entry(diagnostic.code.clone())
                 .or_default() += 1;
         }
+        let diagnostics = doc_bridge_model::cap_diagnostics(
+            std::mem::take(&mut self.diagnostics),
+            doc_bridge_model::MAX_DIAGNOSTICS_PER_FILE_AND_CODE,
+            doc_bridge_model::MAX_DIAGNOSTICS_PER_CODE,
+        );
         Snapshot {
             artifact_type: SNAPSHOT_TYPE.to_owned(),
             schema_version: SNAPSHOT_SCHEMA_VERSION,
@@ -792,7 +798,7 @@ impl<'a> Builder<'a> {
             files: self.observed.iter().map(|f| f.record.clone()).collect(),
             entities: self.entities,
             relations: self.relations,
-            diagnostics: self.diagnostics,
+            diagnostics,
             stats,
         }
     }

@@ -8,6 +8,9 @@ pub mod approval;
 pub mod artifact;
 pub mod config;
 mod diagnostic;
+pub use diagnostic::{
+    MAX_DIAGNOSTICS_PER_CODE, MAX_DIAGNOSTICS_PER_FILE_AND_CODE, cap_diagnostics,
+};
 pub mod enrichment;
 pub mod hash;
 pub mod ids;

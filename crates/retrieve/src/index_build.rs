@@ -12,6 +12,7 @@ use doc_bridge_model::index::{
 use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field, LEXICON_VERSION};
 use doc_bridge_model::snapshot::{Entity, Package, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
+use rustc_hash::FxHashSet;
 
 use doc_bridge_model::timing::phase;
 
@@ -234,8 +235,9 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
                 }
                 Entity::Module(m) => {
                     let mut symbols: Vec<String> = Vec::new();
+                    let mut seen: FxHashSet<&str> = FxHashSet::default();
                     for symbol in &m.symbols {
-                        if !symbols.contains(&symbol.name) {
+                        if seen.insert(symbol.name.as_str()) {
                             symbols.push(symbol.name.clone());
                         }
                     }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use doc_bridge_model::config::Config;
 use doc_bridge_model::hash::{semantic_hash, semantic_hash_large_prekeyed};
@@ -163,8 +163,11 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
             )
         }
         Entity::Module(m) => {
+            // First occurrence of each name, in declaration order (a set: a module may export
+            // a hundred thousand names).
+            let mut seen: FxHashSet<&str> = FxHashSet::default();
             for s in &m.symbols {
-                if s.name != "*" && !symbols.iter().any(|p: &ProjectedSymbol| p.name == s.name) {
+                if s.name != "*" && seen.insert(s.name.as_str()) {
                     symbols.push(ProjectedSymbol {
                         name: s.name.clone(),
                         declared: !s.reexport,
@@ -236,8 +239,9 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
         }
     };
     if let Some(extra) = overlay.aliases.get(id) {
+        let mut seen: FxHashSet<String> = aliases.iter().cloned().collect();
         for alias in extra {
-            if !aliases.contains(alias) {
+            if seen.insert(alias.clone()) {
                 aliases.push(alias.clone());
             }
         }

@@ -282,7 +282,15 @@ fn columns_and_names(
             let key = normalize_name(name);
             if !key.is_empty() {
                 let list = exact.entry(key).or_default();
-                if !list.contains(&(index, kind)) {
+                // Entries are added in index order, so this entry's own pairs are the list's
+                // tail: the duplicate check never scans other entries (a name shared by many
+                // modules would make it quadratic).
+                let duplicate = list
+                    .iter()
+                    .rev()
+                    .take_while(|(i, _)| *i == index)
+                    .any(|(_, k)| *k == kind);
+                if !duplicate {
                     list.push((index, kind));
                 }
             }
