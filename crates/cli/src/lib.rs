@@ -80,12 +80,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
     };
     match result {
         Ok(_) if output::write_failed() => {
-            eprintln!("doc-bridge: could not write the output");
+            crate::errln!("doc-bridge: could not write the output");
             Exit::Error.into()
         }
         Ok(exit) => exit.into(),
         Err(error) => {
-            eprintln!("doc-bridge: {}", error.message);
+            crate::errln!("doc-bridge: {}", error.message);
             error.exit.into()
         }
     }

@@ -854,7 +854,7 @@ pub fn overlay_signals_for(repo: &Repo, snapshot: &Snapshot) -> OverlaySignals {
         }
         OverlayState::Missing => OverlaySignals::default(),
         OverlayState::Invalid(why) => {
-            eprintln!(
+            crate::errln!(
                 "warning: ignoring the enrichment overlay: {why}; run `doc-bridge enrich` to rebuild it"
             );
             OverlaySignals::default()

@@ -289,7 +289,9 @@ fn huge_export_lists_and_link_floods_cost_linear_time_and_a_bounded_report() {
         .map(|i| format!("export const name{i} = {i};\n"))
         .collect();
     write(dir.path(), "src/many.js", exports.as_bytes());
-    let links: String = (0..200_000).map(|i| format!("[x](missing{i}.md)\n")).collect();
+    let links: String = (0..200_000)
+        .map(|i| format!("[x](missing{i}.md)\n"))
+        .collect();
     write(dir.path(), "docs/links.md", links.as_bytes());
     write(
         dir.path(),
@@ -315,9 +317,10 @@ fn huge_export_lists_and_link_floods_cost_linear_time_and_a_bounded_report() {
         .collect();
     assert_eq!(broken.len(), 101, "100 listed and one summary");
     assert!(
-        broken
-            .iter()
-            .any(|d| d["message"].as_str().unwrap().starts_with("199900 more `broken-link`")),
+        broken.iter().any(|d| d["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("199900 more `broken-link`")),
         "{broken:?}"
     );
     assert_eq!(snapshot["stats"]["diagnostics"]["broken-link"], 200_000);
@@ -327,4 +330,49 @@ fn huge_export_lists_and_link_floods_cost_linear_time_and_a_bounded_report() {
     let sarif: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     assert!(results.len() < 200, "{} results", results.len());
+}
+
+/// File names, titles and names given on the command line with escape sequences are printed
+/// escaped by every text output (`search`, `check`, `query`, errors), never raw.
+#[test]
+fn escape_sequences_in_names_and_titles_never_reach_the_terminal_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "README.md",
+        b"# Readme\n\nSee [gone](gone.md).\n",
+    );
+    write(
+        dir.path(),
+        "docs/red\x1b[31mname.md",
+        b"# Title \x1b]0;pwned\x07 escape\n\nescape body with [a broken link](nowhere.md).\n",
+    );
+    assert_eq!(code(&run(dir.path(), &["index", "--quiet"])), 0);
+    let outputs = [
+        run(dir.path(), &["search", "escape", "--text"]),
+        run(dir.path(), &["search", "escape", "--explain"]),
+        run(dir.path(), &["check"]),
+        run(
+            dir.path(),
+            &["query", "document:docs/red\x1b[31mname.md", "--text"],
+        ),
+        run(dir.path(), &["query", "no-such\x1b[2Jthing"]),
+        run(
+            dir.path(),
+            &["enrich", "approve", "x\x1b[31m", "--by", "ada"],
+        ),
+    ];
+    for out in &outputs {
+        for stream in [&out.stdout, &out.stderr] {
+            assert!(
+                !stream.iter().any(|b| *b == 0x1b || *b == 0x07),
+                "raw control bytes in {:?}",
+                String::from_utf8_lossy(stream)
+            );
+        }
+    }
+    let search = stdout(&outputs[0]);
+    assert!(search.contains("red\\u001b[31mname.md"), "{search}");
+    let check = stdout(&outputs[2]);
+    assert!(check.contains("red\\u001b[31mname.md"), "{check}");
 }

@@ -45,7 +45,7 @@ pub fn run(args: &QueryArgs) -> CommandResult {
         return Ok(Exit::Ok);
     }
     if let Some(stale) = &loaded.stale {
-        eprintln!(
+        crate::errln!(
             "warning: answering from a stale index: {}",
             stale.summary(5)
         );
@@ -130,11 +130,11 @@ fn not_found(args: &QueryArgs, message: String, candidates: Vec<String>) -> Comm
     if args.output.json {
         crate::outln!("{:#}", json!({"error": message, "closest": candidates}));
     } else {
-        eprintln!("doc-bridge: {message}");
+        crate::errln!("doc-bridge: {message}");
         if !candidates.is_empty() {
-            eprintln!("closest matches:");
+            crate::errln!("closest matches:");
             for candidate in &candidates {
-                eprintln!("  {candidate}");
+                crate::errln!("  {candidate}");
             }
         }
     }

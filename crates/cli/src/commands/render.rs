@@ -31,7 +31,7 @@ pub fn run(args: &RenderArgs) -> CommandResult {
             let message = format!(
                 "The enrichment overlay is invalid and was ignored ({why}); run `doc-bridge enrich` to rebuild it."
             );
-            eprintln!("warning: {message}");
+            crate::errln!("warning: {message}");
             (None, Some(message))
         }
     };
@@ -39,7 +39,7 @@ pub fn run(args: &RenderArgs) -> CommandResult {
     let report_bytes = std::fs::read(repo.artifact(REPORT_JSON)).ok();
     let report = parse(report_bytes.as_deref(), snapshot.content_hash.as_str());
     if let CheckReport::Ignored(why) = &report {
-        eprintln!("warning: {why}");
+        crate::errln!("warning: {why}");
     }
     let stale = loaded.stale.as_ref().map(|f| f.summary(5));
     let inputs = Inputs {
@@ -65,7 +65,7 @@ pub fn run(args: &RenderArgs) -> CommandResult {
         if wrote { "written" } else { "unchanged" }
     );
     if let Some(stale) = stale {
-        eprintln!(
+        crate::errln!(
             "warning: rendered from a stale index: {stale}; run `doc-bridge index` and render again"
         );
         return Ok(Exit::Findings);

@@ -51,7 +51,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
         crate::outln!("{report:#}");
     } else {
         if let Some(stale) = &loaded.stale {
-            eprintln!(
+            crate::errln!(
                 "warning: answering from a stale index: {}",
                 stale.summary(5)
             );

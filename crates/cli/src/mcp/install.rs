@@ -102,16 +102,16 @@ pub fn run(args: &McpInstallArgs) -> CommandResult {
         .map_err(|e| UserError::error(format!("cannot encode the configuration: {e}")))?;
     bytes.push(b'\n');
     if existing.as_deref() == Some(bytes.as_slice()) {
-        eprintln!("{} already starts this server", path.display());
+        crate::errln!("{} already starts this server", path.display());
         return Ok(Exit::Ok);
     }
     if !args.yes && !confirm(&path)? {
-        eprintln!("nothing written");
+        crate::errln!("nothing written");
         return Ok(Exit::Findings);
     }
     doc_bridge_model::artifact::write_atomic(&path, &bytes)
         .map_err(|e| UserError::error(format!("cannot write {}: {e}", path.display())))?;
-    eprintln!("wrote {}", path.display());
+    crate::errln!("wrote {}", path.display());
     Ok(Exit::Ok)
 }
 

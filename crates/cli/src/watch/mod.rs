@@ -360,13 +360,13 @@ impl Session {
                 "unchanged"
             };
             if report.initial {
-                eprintln!(
+                crate::errln!(
                     "indexed {} files in {ms} ms; index {short} ({state}); watching {} (Ctrl-C stops)",
                     report.files,
                     self.repo.root.display()
                 );
             } else {
-                eprintln!(
+                crate::errln!(
                     "refreshed: {} in {ms} ms; index {short} ({state})",
                     describe(report.changes)
                 );
@@ -379,7 +379,7 @@ impl Session {
             crate::outln!("{}", json!({"event": "stopped", "message": message}));
         }
         if !self.quiet {
-            eprintln!("{message}");
+            crate::errln!("{message}");
         }
     }
 
@@ -388,7 +388,7 @@ impl Session {
             crate::outln!("{}", json!({"event": "error", "message": message}));
         }
         // Errors are shown even with --quiet: they mean the index may be behind the tree.
-        eprintln!("doc-bridge: watch: {message}");
+        crate::errln!("doc-bridge: watch: {message}");
     }
 }
 
