@@ -606,7 +606,8 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::role_for;
+    use super::{collect_agent_ids, role_for};
+    use std::collections::BTreeSet;
     use doc_bridge_model::config::Config;
 
     fn config(registry: &str) -> Config {
