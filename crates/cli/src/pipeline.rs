@@ -286,7 +286,9 @@ fn current_inputs_with(repo: &Repo, stamps: Stamps) -> Result<Inputs, UserError>
     };
     let files = walked.as_ref().map_or(&files, |w| &w.files);
     let now = now_ns();
-    let (hashes, read) = phase("hash files", || hash_all_stamped(&repo.root_dir, files, &stamps, now));
+    let (hashes, read) = phase("hash files", || {
+        hash_all_stamped(&repo.root_dir, files, &stamps, now)
+    });
     // Best effort: the stamp cache is a speed-up; failing to write it changes no answer.
     let recorded = match &walked {
         Some(walked) => Some(Stamps::record_walk(walked, &repo.root, &hashes, now)),
@@ -713,8 +715,21 @@ pub fn load_for_query_with_snapshot(
         || read_snapshot(repo),
     );
     let (loaded, vouched) = loaded?;
-    let snapshot = verified_snapshot(&loaded.index, vouched.as_ref(), read?)?;
+    let snapshot = verified_snapshot(repo, &loaded.index, vouched.as_ref(), read?)?;
     Ok((loaded, snapshot))
+}
+
+/// Whether `snapshot.json` (or the snapshot kept for the index) is the one `index` names,
+/// sealed as it says: an error naming the snapshot otherwise. For `index --check`, which must
+/// not call an index fresh beside a corrupt snapshot.
+pub fn check_snapshot_of(repo: &Repo, index: &DocBridgeIndexV1) -> Result<(), UserError> {
+    verified_snapshot(repo, index, None, read_snapshot(repo)?).map(|_| ())
+}
+
+/// Whether `snapshot.json` still has the stamp the search cache recorded for it.
+pub fn snapshot_as_vouched(repo: &Repo, vouched: &Vouched) -> bool {
+    vouched.snapshot_stamp.is_some()
+        && file_stamp(&repo.artifact(SNAPSHOT_FILE)) == vouched.snapshot_stamp
 }
 
 /// [`verified_index`] and the snapshot it was built from, the two files read at the same time.
@@ -723,7 +738,7 @@ pub fn verified_index_with_snapshot(
 ) -> Result<(DocBridgeIndexV1, Snapshot), UserError> {
     let (index, read) = rayon::join(|| verified_index_vouched(repo), || read_snapshot(repo));
     let (index, vouched) = index?;
-    let snapshot = verified_snapshot(&index, vouched.as_ref(), read?)?;
+    let snapshot = verified_snapshot(repo, &index, vouched.as_ref(), read?)?;
     Ok((index, snapshot))
 }
 
@@ -760,10 +775,101 @@ fn read_snapshot(repo: &Repo) -> Result<ReadSnapshot, UserError> {
     }
 }
 
+/// How old a temporary file must be before [`remove_stale_temp_files`] takes it for one a
+/// killed run left behind (a live write renames its temporary file within seconds).
+const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+/// Removes the temporary files (`.doc-bridge-tmp-*`) that runs killed mid-write left in the
+/// directories doc-bridge writes: `.doc-bridge/` and those under it, and `llms.txt`'s.
+/// Only files older than 15 minutes, so a write in flight in another process is never touched.
+/// Best effort; returns how many were removed.
+pub fn remove_stale_temp_files(repo: &Repo) -> usize {
+    let base = repo.root.join(crate::repo::ARTIFACT_DIR);
+    let mut dirs = vec![
+        base.clone(),
+        base.join("cache"),
+        base.join("enrich"),
+        base.join("enrich/cache"),
+        base.join("approvals"),
+    ];
+    if let Some(llms) = crate::llms::output_path(repo) {
+        dirs.push(repo.root.join(llms.parent().as_str()));
+    }
+    let now = std::time::SystemTime::now();
+    let mut removed = 0;
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if !name
+                .to_str()
+                .is_some_and(|n| n.starts_with(doc_bridge_model::artifact::TEMP_PREFIX))
+            {
+                continue;
+            }
+            let old = entry.metadata().ok().filter(|m| m.is_file()).and_then(|m| {
+                now.duration_since(m.modified().ok()?)
+                    .ok()
+                    .map(|age| age >= STALE_TEMP_AGE)
+            });
+            if old == Some(true) && std::fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
+
+/// Where the snapshot an index was built from is kept while a newer one replaces it.
+pub const PAIRED_SNAPSHOT_FILE: &str = "cache/snapshot-paired.json";
+
+/// Before `snapshot.json` is replaced: keeps the current one under a second name (a hard link,
+/// no copy), unless one is kept already (then `snapshot.json` is itself newer than the index,
+/// and the kept one is the index's). A crash after the snapshot is replaced and before the
+/// index is leaves the old index with its own snapshot, which readers find here
+/// ([`verified_snapshot`]). Best effort: without the link, such a crash is reported as a
+/// mismatch until the next `index`.
+pub fn keep_paired_snapshot(repo: &Repo) {
+    let kept = repo.artifact(PAIRED_SNAPSHOT_FILE);
+    if kept.symlink_metadata().is_ok() {
+        return;
+    }
+    let current = repo.artifact(SNAPSHOT_FILE);
+    if current.symlink_metadata().is_ok_and(|m| m.is_file()) {
+        if let Some(dir) = kept.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::hard_link(&current, &kept);
+    }
+}
+
+/// After `index.json` names the snapshot at `snapshot.json`: the kept one is no longer needed.
+pub fn release_paired_snapshot(repo: &Repo) {
+    let _ = std::fs::remove_file(repo.artifact(PAIRED_SNAPSHOT_FILE));
+}
+
+/// The kept snapshot ([`keep_paired_snapshot`]) when it is the one `index` names.
+fn paired_snapshot(repo: &Repo, index: &DocBridgeIndexV1) -> Option<Snapshot> {
+    let path = repo.artifact(PAIRED_SNAPSHOT_FILE);
+    let (snapshot, _, _) = read_json_between::<Snapshot>(&path).ok()??;
+    if snapshot.content_hash != index.projection.snapshot_hash {
+        return None;
+    }
+    let hash = doc_bridge_model::hash::semantic_hash(
+        &snapshot,
+        doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED,
+    )
+    .ok()?;
+    (hash == snapshot.content_hash).then_some(snapshot)
+}
+
 /// The snapshot read, once it is the one `index` was built from: named by the index's
 /// projection, and sealed as it says (hashed again unless `vouched`, the record that vouched for
 /// the index, also records the snapshot file it was read from).
 fn verified_snapshot(
+    repo: &Repo,
     index: &DocBridgeIndexV1,
     vouched: Option<&Vouched>,
     read: ReadSnapshot,
@@ -775,7 +881,9 @@ fn verified_snapshot(
         ))
     };
     if snapshot.content_hash != index.projection.snapshot_hash {
-        return Err(mismatch());
+        // An `index` or `scan` that replaced the snapshot and not (yet) the index: the index's
+        // own snapshot was kept.
+        return paired_snapshot(repo, index).ok_or_else(mismatch);
     }
     // Only the record that vouched for this very index speaks for its snapshot.
     let vouched = vouched

@@ -222,6 +222,11 @@ impl PendingWrite {
         }
     }
 
+    /// Whether committing replaces the file (`false`: it already holds these bytes).
+    pub fn changes(&self) -> bool {
+        self.tmp.is_some()
+    }
+
     /// Overwrites the new content at `offset` with `bytes` (a placeholder of their length).
     fn patch(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()> {
         use std::io::{Seek, SeekFrom};

@@ -275,8 +275,10 @@ fn record_decision(repo: &Repo, record: &ApprovalRecord) -> Result<(), UserError
     let dir = repo.artifact("approvals");
     std::fs::create_dir_all(&dir)
         .map_err(|e| UserError::error(format!("cannot create {}: {e}", dir.display())))?;
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(&dir).map_err(|e| UserError::error(e.to_string()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(doc_bridge_model::artifact::TEMP_PREFIX)
+        .tempfile_in(&dir)
+        .map_err(|e| UserError::error(e.to_string()))?;
     std::io::Write::write_all(&mut tmp, &bytes).map_err(|e| UserError::error(e.to_string()))?;
     // `persist_noclobber` fails when a record appeared meanwhile: two people cannot both decide.
     tmp.persist_noclobber(&path).map_err(|_| {

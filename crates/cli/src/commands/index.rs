@@ -29,6 +29,8 @@ pub fn run(args: &IndexArgs) -> CommandResult {
     if args.check {
         return check(&repo, args.json);
     }
+    // Temporary files a killed run left behind go first (the watch loop starts with this too).
+    pipeline::remove_stale_temp_files(&repo);
     if args.watch {
         return super::watch::run(args);
     }
@@ -285,6 +287,9 @@ fn write_index_and_caches(
         .metadata()
         .ok()
         .and_then(|m| pipeline::stamp_of(&m));
+    if snapshot_pending.changes() {
+        pipeline::keep_paired_snapshot(repo);
+    }
     std::thread::scope(|scope| {
         let snapshot_sync = scope.spawn(|| phase("sync snapshot", || committed(snapshot_pending)));
         let side = scope.spawn(|| {
@@ -306,6 +311,8 @@ fn write_index_and_caches(
         let llms = phase("write llms.txt", || crate::llms::write(repo, index));
         let wrote_snapshot = joined(snapshot_sync)?;
         let wrote_index = joined(index_sync)?;
+        // Both are in place and name each other: the snapshot kept for the old index goes.
+        pipeline::release_paired_snapshot(repo);
         joined(side);
         Ok(Written {
             snapshot: wrote_snapshot,
@@ -383,6 +390,7 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
     // its inputs fingerprint is the repository's. Anything else reads the index, which names
     // what changed.
     if let Some(vouched) = pipeline::vouched_index(repo)
+        && pipeline::snapshot_as_vouched(repo, &vouched)
         && pipeline::current_inputs_hash(repo)? == vouched.inputs_hash
     {
         report_freshness(
@@ -414,6 +422,17 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
             return Err(UserError::error(message));
         }
     };
+    // An index is only as good as the snapshot beside it (queries need both).
+    if let Err(error) = pipeline::check_snapshot_of(repo, &stored) {
+        if as_json {
+            crate::outln!(
+                "{:#}",
+                json!({"status": "invalid", "message": error.message})
+            );
+            return Ok(Exit::Error);
+        }
+        return Err(error);
+    }
     let freshness = pipeline::freshness_of(repo, &stored.inputs)?;
     report_freshness(&freshness, &stored.content_hash, as_json);
     Ok(if freshness.is_fresh() {
@@ -454,6 +473,8 @@ fn report_freshness(
 pub fn scan(args: &ScanArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
     let snapshot = pipeline::scan(&repo, &Progress::new(args.common.quiet))?.snapshot;
+    // The index (if any) still names the snapshot it was built from: keep that one for it.
+    pipeline::keep_paired_snapshot(&repo);
     let wrote = write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
     let counts = entity_counts(&snapshot);
     if args.json {

@@ -115,6 +115,14 @@ fn exchange_through(
 
     use rustix::fs::{CWD, OFlags, RenameFlags, renameat_with};
 
+    // A spare that is also another name (the snapshot kept for its index, see
+    // `pipeline::keep_paired_snapshot`) is never overwritten in place: it starts anew.
+    if std::fs::symlink_metadata(spare).is_ok_and(|m| {
+        use std::os::unix::fs::MetadataExt;
+        m.nlink() > 1
+    }) {
+        std::fs::remove_file(spare)?;
+    }
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)

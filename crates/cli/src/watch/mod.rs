@@ -268,6 +268,9 @@ impl Session {
         };
         let (repo, snapshot_file, index_file) =
             (&self.repo, &mut self.snapshot_file, &mut self.index_file);
+        // As `index` does: the snapshot the current index names is kept until the new index is
+        // written (a crash in between leaves a pair readers accept).
+        pipeline::keep_paired_snapshot(repo);
         let ((index, collection), snapshot_written) = std::thread::scope(|scope| {
             let writer = scope.spawn(|| {
                 with_this_memo(&mut || {
@@ -300,6 +303,7 @@ impl Session {
                 })
             })?;
             // `llms.txt`, exactly as `index` writes it (skipped by the walk and by events).
+            pipeline::release_paired_snapshot(repo);
             phase("write llms.txt", || crate::llms::write(repo, &index))?;
             Ok((snapshot_written, index_written))
         });
