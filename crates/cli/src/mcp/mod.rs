@@ -8,6 +8,7 @@
 
 pub mod budget;
 pub mod confine;
+mod framing;
 pub mod install;
 pub mod state;
 pub mod tools;
@@ -251,14 +252,18 @@ pub fn serve(root: PathBuf, allow_stale: bool) -> Result<(), UserError> {
         .map_err(|e| UserError::error(format!("cannot start the MCP server: {e}")))?;
     runtime.block_on(async move {
         let server = DocBridgeServer::new(root, allow_stale);
+        // Every line gets an answer, malformed ones included (see `framing`).
+        let (reads, writes, writer) = framing::screened(tokio::io::stdin(), tokio::io::stdout());
         let running = server
-            .serve(rmcp::transport::stdio())
+            .serve((reads, writes))
             .await
             .map_err(|e| UserError::error(format!("MCP initialization failed: {e}")))?;
-        running
+        let stopped = running
             .waiting()
             .await
-            .map_err(|e| UserError::error(format!("the MCP server stopped: {e}")))?;
+            .map_err(|e| UserError::error(format!("the MCP server stopped: {e}")));
+        let _ = writer.await;
+        stopped?;
         Ok(())
     })
 }
