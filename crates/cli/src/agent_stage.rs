@@ -8,6 +8,7 @@ use doc_bridge_agents::{CliAgent, HttpAgent};
 use doc_bridge_enrich::adjudicate::Dispute;
 use doc_bridge_enrich::agent::{Agent, AgentIdentity};
 use doc_bridge_enrich::pack::DEFAULT_MAX_PACK_BYTES;
+use doc_bridge_enrich::redact::{map_strings, redact};
 use doc_bridge_enrich::stage::{
     AnswerCache, Role, StageOutcome, StageSettings, run_adjudication, run_stage,
 };
@@ -132,12 +133,20 @@ impl AnswerCache for FileCache {
     }
 
     fn put(&mut self, key: &ContentHash, proposals: &[serde_json::Value]) {
+        // The stage hands over redacted answers; redacting every string again here (a no-op for
+        // them) keeps a secret off the disk whoever calls `put`.
+        let proposals = proposals
+            .iter()
+            .map(|proposal| {
+                let mut proposal = proposal.clone();
+                map_strings(&mut proposal, &mut |text| redact(text));
+                proposal
+            })
+            .collect();
         // A cache that cannot be written costs a repeated call later, never a wrong answer.
         let _ = write_json(
             &self.dir.join(format!("{key}.json")),
-            &CachedAnswer {
-                proposals: proposals.to_vec(),
-            },
+            &CachedAnswer { proposals },
         );
     }
 }

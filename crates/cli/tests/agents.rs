@@ -432,3 +432,138 @@ fn a_batch_holds_packs_of_one_area_only() {
         assert_eq!(areas.len(), 1, "{areas:?}");
     }
 }
+
+/// Every id in an overlay list (`proposal.entity` for accepted and pending, `entity` for
+/// rejected), with its proposal id and (for rejections) reason.
+fn decided(overlay: &Value) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for list in ["accepted", "pending", "rejected"] {
+        for e in overlay[list].as_array().unwrap() {
+            let proposal = if e["proposal"].is_object() {
+                &e["proposal"]
+            } else {
+                e
+            };
+            out.push((
+                proposal["proposalId"].as_str().unwrap().to_owned(),
+                proposal["entity"].as_str().unwrap_or("").to_owned(),
+                format!("{list} {}", e["reason"].as_str().unwrap_or("")),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn secret_file_and_directory_names_reach_neither_agent_nor_cache_yet_proposals_about_them_count() {
+    const AWS: &str = "AKIAIOSFODNN7EXAMPLE";
+    const GITHUB: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB";
+    let dir = fixture_copy("go-module");
+    std::fs::write(
+        dir.path().join(format!("docs/{AWS}.md")),
+        "# Key rotation\n\nHow the store rotates its keys.\n\n## Rotating keys\n\nRun the job.\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join(format!("notes/{GITHUB}"))).unwrap();
+    std::fs::write(
+        dir.path().join(format!("notes/{GITHUB}/readme.md")),
+        "# Token notes\n\nWhere the tokens live.\n\n## Finding tokens\n\nLook here.\n",
+    )
+    .unwrap();
+    // The reference agent, behind a recorder of its requests.
+    let recorded = |prompt: &str| {
+        let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "reference-agent", "promptVersion": prompt,
+            "cli": {"command": "sh", "args": ["-c", "tee -a .doc-bridge/requests.jsonl | \"$0\"; echo >> .doc-bridge/requests.jsonl",
+                env!("CARGO_BIN_EXE_doc-bridge-reference-agent")]}}}});
+        write_config(dir.path(), &config);
+        let _ = std::fs::remove_file(dir.path().join(".doc-bridge/requests.jsonl"));
+        index(dir.path());
+        let report = enrich(&dir);
+        let requests = std::fs::read_to_string(dir.path().join(".doc-bridge/requests.jsonl"))
+            .unwrap_or_default();
+        (report, requests)
+    };
+    let (first, requests) = recorded("1");
+    assert!(
+        first["stage"]["agentCalls"].as_u64().unwrap() >= 1,
+        "{first:#}"
+    );
+    assert_eq!(first["stage"]["offPack"], 0, "{first:#}");
+    // The agent saw stable placeholders, never the secrets.
+    assert!(!requests.contains(AWS) && !requests.contains(GITHUB));
+    let aws_id = format!(
+        "document:docs/{}.md",
+        doc_bridge_enrich::redact::placeholder(AWS)
+    );
+    let github_path = format!(
+        "notes/{}/readme.md",
+        doc_bridge_enrich::redact::placeholder(GITHUB)
+    );
+    assert!(requests.contains(&aws_id), "{requests}");
+    assert!(requests.contains(&github_path), "{requests}");
+    // Nothing the agent said about them, nor any cached answer, holds a secret.
+    let cache = dir.path().join(".doc-bridge/enrich/cache");
+    for entry in std::fs::read_dir(&cache).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(!text.contains(AWS) && !text.contains(GITHUB), "{text}");
+    }
+    // Yet its proposals about those documents were resolved to them and decided like any other.
+    let overlay = artifact(dir.path(), "enrich/overlay.json");
+    let decisions = decided(&overlay);
+    for real in [
+        format!("document:docs/{AWS}.md"),
+        format!("document:notes/{GITHUB}/readme.md"),
+    ] {
+        assert!(
+            decisions
+                .iter()
+                .any(|(_, e, d)| *e == real && d.starts_with("accepted")),
+            "{real}: {decisions:#?}"
+        );
+    }
+    assert!(
+        decisions.iter().all(|(_, _, d)| !d.starts_with("rejected")),
+        "{decisions:#?}"
+    );
+
+    // Replayed from the cache: no call, and the same decisions.
+    let again = enrich(&dir);
+    assert_eq!(again["stage"]["agentCalls"], 0, "{again:#}");
+    assert_eq!(again["stage"]["cacheHits"], first["stage"]["packs"]);
+    assert_eq!(again["stage"]["offPack"], 0);
+    assert_eq!(
+        decided(&artifact(dir.path(), "enrich/overlay.json")),
+        decisions
+    );
+
+    // Another run asks again (a new prompt version) and shows the same placeholders.
+    let (_, requests) = recorded("2");
+    assert!(requests.contains(&aws_id) && requests.contains(&github_path));
+    assert!(!requests.contains(AWS) && !requests.contains(GITHUB));
+}
+
+#[test]
+fn a_secret_an_agent_echoes_never_lands_in_the_answer_cache() {
+    let dir = fixture_copy("go-module");
+    let answer = json!({"proposals": [{"entity": "document:README.md", "kind": "add-intent",
+        "reason": "use ghp_abcdefghijklmnopqrstuvwxyz0123456789AB or AKIA\u{200b}IOSFODNN7EXAMPLE",
+        "payload": {"phrase": "postgres://app:hunter2@db/x", "language": "en"}}]});
+    configure(
+        &dir,
+        json!({"command": "sh", "args": ["-c", format!("cat >/dev/null; printf '%s' '{answer}'")]}),
+    );
+    let report = enrich(&dir);
+    assert!(
+        report["stage"]["agentCalls"].as_u64().unwrap() >= 1,
+        "{report:#}"
+    );
+    let mut cached = String::new();
+    for entry in std::fs::read_dir(dir.path().join(".doc-bridge/enrich/cache")).unwrap() {
+        cached.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    assert!(cached.contains("document:README.md"), "{cached}");
+    for secret in ["ghp_abc", "IOSFODNN7EXAMPLE", "hunter2"] {
+        assert!(!cached.contains(secret), "{secret}: {cached}");
+    }
+}

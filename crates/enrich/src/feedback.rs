@@ -10,7 +10,7 @@ use doc_bridge_model::snapshot::Snapshot;
 use serde_json::{Value, json};
 
 use crate::pack::ContextPack;
-use crate::redact::redact;
+use crate::redact::{Restorations, redact};
 
 /// Most examples per request.
 pub const MAX_EXAMPLES: usize = 3;
@@ -83,7 +83,8 @@ pub fn examples_for(
         let example = json!({
             "id": judgment.approval_id,
             "kind": judgment.kind,
-            "entity": judgment.entity,
+            // An id, shown like the packs show it: a secret in it as its stable placeholder.
+            "entity": Restorations::default().redact(&judgment.entity),
             "decision": match judgment.decision { ApprovalDecision::Approved => "approved", ApprovalDecision::Rejected => "rejected" },
             "payload": judgment.payload.as_ref().map(|p| redact(&p.to_string())),
             "reason": judgment.reason.as_deref().map(redact),

@@ -1,13 +1,19 @@
 //! Context packs (enrichment-overlay-v1, "Context packs and the cache"): what an agent sees of
-//! one target entity. Agents never receive the snapshot. Every string passes [`redact`]; a pack
+//! one target entity. Agents never receive the snapshot. Every string passes redaction; a pack
 //! is bounded by a byte budget and drops sections least-important-first, never the target.
+//!
+//! Text (names, summaries, the excerpt, messages) passes [`redact`]. Ids and paths (the target's,
+//! its evidence's, every neighbour's and diagnostic's) pass [`Restorations::redact`] instead: a
+//! secret in a file or directory name becomes a stable placeholder, the same in every pack and
+//! every run, and [`ContextPack::restorations`] (never sent) remembers what each stands for, so
+//! the stage can resolve the ids an agent echoes back.
 
 use doc_bridge_model::hash::hash_canonical;
 use doc_bridge_model::snapshot::{Entity, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use serde::Serialize;
 
-use crate::redact::redact;
+use crate::redact::{REDACTION_PATTERNS_VERSION, Restorations, redact};
 
 /// Default `intelligence.registry.maxPackBytes`.
 pub const DEFAULT_MAX_PACK_BYTES: usize = 64 * 1024;
@@ -24,7 +30,8 @@ const MAX_SYMBOLS: usize = 64;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextPack {
-    /// Covers the target's and every neighbour's content hash, and nothing else.
+    /// Covers the target's and every neighbour's content hash and [`REDACTION_PATTERNS_VERSION`]
+    /// (what the pack hides), and nothing else: never the text, so never a secret.
     pub pack_hash: ContentHash,
     /// The entity the pack is about.
     pub target: PackTarget,
@@ -37,6 +44,10 @@ pub struct ContextPack {
     pub evidence: Option<PackEvidence>,
     /// The budget and what it dropped.
     pub budget: PackBudget,
+    /// What each placeholder in the pack's ids and paths stands for. Never serialized: it stays
+    /// with the stage and never reaches an agent.
+    #[serde(skip)]
+    pub restorations: Restorations,
 }
 
 /// The target section.
@@ -146,6 +157,7 @@ pub fn build_pack(
         .binary_search_by(|f| f.path.cmp(entity.path()))
         .ok()
         .map(|i| &snapshot.files[i]);
+    let mut restorations = Restorations::default();
     let mut neighbours: Vec<PackNeighbour> = snapshot
         .relations
         .iter()
@@ -159,11 +171,11 @@ pub fn build_pack(
             };
             let other = snapshot.entities.iter().find(|e| e.id() == other)?;
             Some(PackNeighbour {
-                kind: other.kind().as_str().to_owned(),
-                id: other.id().clone(),
-                path: other.path().clone(),
+                kind: redact(other.kind().as_str()),
+                id: redact_id(other.id(), &mut restorations),
+                path: redact_path(other.path(), &mut restorations),
                 content_hash: other.content_hash().clone(),
-                relation: r.kind.as_str().to_owned(),
+                relation: redact(r.kind.as_str()),
                 direction: direction.to_owned(),
             })
         })
@@ -177,9 +189,9 @@ pub fn build_pack(
         .filter(|d| d.entity.as_ref() == Some(target) || &d.path == entity.path())
         .take(MAX_DIAGNOSTICS)
         .map(|d| PackDiagnostic {
-            id: d.id.clone(),
-            code: d.code.clone(),
-            path: d.path.clone(),
+            id: restorations.redact(&d.id),
+            code: redact(&d.code),
+            path: redact_path(&d.path, &mut restorations),
             line: d.line,
             message: redact(&d.message),
         })
@@ -190,7 +202,7 @@ pub fn build_pack(
         let text = String::from_utf8_lossy(&bytes);
         let (excerpt, truncated) = cut(&redact(&text), MAX_EXCERPT_BYTES);
         Some(PackEvidence {
-            path: f.path.clone(),
+            path: redact_path(&f.path, &mut restorations),
             excerpt,
             truncated,
         })
@@ -198,26 +210,28 @@ pub fn build_pack(
     let pack_hash = hash_canonical(&serde_json::json!({
         "target": entity.content_hash(),
         "neighbours": neighbours.iter().map(|n| n.content_hash.as_str()).collect::<Vec<_>>(),
+        "redaction": REDACTION_PATTERNS_VERSION,
     }))
     .unwrap_or_else(|_| ContentHash::of_bytes(b""));
     let lines = file.and_then(|f| f.lines).unwrap_or(0);
+    let target_evidence: Vec<PackEvidenceRef> = file
+        .map(|f| PackEvidenceRef {
+            source: "snapshot".into(),
+            path: redact_path(&f.path, &mut restorations),
+            lines: if lines == 0 { [0, 0] } else { [1, lines] },
+        })
+        .into_iter()
+        .collect();
     let mut pack = ContextPack {
         pack_hash,
         target: PackTarget {
-            id: target.clone(),
-            kind: entity.kind().as_str().to_owned(),
+            id: redact_id(target, &mut restorations),
+            kind: redact(entity.kind().as_str()),
             name: redact(entity.name()),
-            path: entity.path().clone(),
+            path: redact_path(entity.path(), &mut restorations),
             content_hash: entity.content_hash().clone(),
             aliases: aliases(entity),
-            evidence: file
-                .map(|f| PackEvidenceRef {
-                    source: "snapshot".into(),
-                    path: f.path.clone(),
-                    lines: if lines == 0 { [0, 0] } else { [1, lines] },
-                })
-                .into_iter()
-                .collect(),
+            evidence: target_evidence,
             metadata: metadata(entity),
         },
         neighbours,
@@ -228,9 +242,28 @@ pub fn build_pack(
             bytes: 0,
             dropped: Vec::new(),
         },
+        restorations,
     };
     fit(&mut pack);
     Some(pack)
+}
+
+/// An id as the agent sees it: every secret span a stable placeholder, remembered.
+fn redact_id(id: &EntityId, restorations: &mut Restorations) -> EntityId {
+    EntityId::from_raw(restorations.redact(id.as_str()))
+}
+
+/// A path as the agent sees it: every secret span a stable placeholder, remembered. Should the
+/// result not be a valid path (a secret spanning a whole segment boundary oddly), the whole path
+/// becomes one placeholder.
+fn redact_path(path: &RelPath, restorations: &mut Restorations) -> RelPath {
+    let shown = restorations.redact(path.as_str());
+    if shown == path.as_str() {
+        return path.clone();
+    }
+    RelPath::new(&shown)
+        .or_else(|| RelPath::new(&restorations.hide(path.as_str())))
+        .unwrap_or_else(RelPath::root)
 }
 
 fn aliases(entity: &Entity) -> Vec<String> {
@@ -276,7 +309,7 @@ fn metadata(entity: &Entity) -> serde_json::Map<String, serde_json::Value> {
             }
         }
         Entity::Module(m) => {
-            map.insert("language".into(), m.language.clone().into());
+            map.insert("language".into(), redact(&m.language).into());
             map.insert(
                 "symbols".into(),
                 m.symbols

@@ -5,19 +5,28 @@
 //! split back by target and cached per pack, so every cached answer still belongs to exactly one
 //! pack. Calls run with at most [`Agent::max_in_flight`] in flight; answers are cached and
 //! collected in target order, so the outcome never depends on which call finished first.
+//!
+//! A pack shows secret-bearing ids and paths as stable placeholders
+//! ([`crate::redact::Restorations`]); the answer is split by the ids the agent was shown (or the
+//! real ones), cached as the agent wrote it with every string redacted ([`cached_form`]), and
+//! restored to the real ids before anything is decided ([`restore_answer`]), fresh or replayed
+//! alike.
 
 use doc_bridge_model::snapshot::{Entity, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 
 use doc_bridge_model::approval::ApprovalRecord;
+use doc_bridge_model::enrichment::EnrichmentProposalV1;
 
 use crate::adjudicate::Dispute;
 use crate::agent::{Agent, AgentFailure, AgentRequest, RawFailure, RequestItem};
 use crate::feedback::examples_for;
 use crate::pack::{build_pack, cache_key};
+use crate::redact::{Restorations, map_strings};
 
 /// Where answers are kept (`.doc-bridge/enrich/cache/<key>.json` in the CLI): what the agent said
-/// for a pack, including nothing.
+/// for a pack, including nothing. The stage only ever stores redacted answers
+/// ([`cached_form`]), so a secret an agent echoes never reaches the cache.
 pub trait AnswerCache {
     /// The cached answer for `key`; `None` on a miss or an unreadable entry.
     fn get(&self, key: &ContentHash) -> Option<Vec<serde_json::Value>>;
@@ -134,12 +143,17 @@ pub fn run_stage(
         .map(Entity::id)
         .collect();
     // Pass 1, in target order: build packs, answer what the cache can, queue the rest.
-    let mut slots: Vec<(&EntityId, Slot)> = Vec::with_capacity(targets.len());
-    for target in targets {
-        let Some(pack) = build_pack(snapshot, target, settings.max_pack_bytes, read) else {
+    let mut slots: Vec<(Target<'_>, Slot)> = Vec::with_capacity(targets.len());
+    for id in targets {
+        let Some(pack) = build_pack(snapshot, id, settings.max_pack_bytes, read) else {
             continue;
         };
         outcome.packs += 1;
+        let target = Target {
+            id,
+            shown: pack.target.id.clone(),
+            restorations: pack.restorations.clone(),
+        };
         let key = cache_key(
             &settings.task,
             &identity.agent_id,
@@ -187,11 +201,10 @@ pub fn run_stage(
                 let mut split: Vec<Vec<serde_json::Value>> = vec![Vec::new(); batch.slots.len()];
                 for proposal in answer {
                     let about = proposal.get("entity").and_then(|e| e.as_str());
-                    match batch
-                        .slots
-                        .iter()
-                        .position(|&i| Some(slots[i].0.as_str()) == about)
-                    {
+                    match batch.slots.iter().position(|&i| {
+                        let target = &slots[i].0;
+                        about == Some(target.shown.as_str()) || about == Some(target.id.as_str())
+                    }) {
                         Some(k) => split[k].push(proposal),
                         None => outcome.off_pack += 1,
                     }
@@ -210,7 +223,7 @@ pub fn run_stage(
                     && let Slot::Ask(key, ..) = &slots[first].1
                 {
                     outcome.captured.push((
-                        slots[first].0.clone(),
+                        slots[first].0.id.clone(),
                         key.clone(),
                         captured_text(&raw, cap),
                     ));
@@ -222,25 +235,27 @@ pub fn run_stage(
         }
     }
     for ((target, slot), share) in slots.into_iter().zip(shares) {
+        let restorations = &target.restorations;
         let answer = match (slot, share) {
-            (Slot::Answered(answer), _) => answer,
+            (Slot::Answered(answer), _) => restore_answer(answer, restorations),
             (Slot::Ask(key, ..), Some(Ok(share))) => {
-                cache.put(&key, &share);
-                share
+                cache.put(&key, &cached_form(&share, restorations));
+                restore_answer(share, restorations)
             }
             (Slot::Ask(..), Some(Err(reason))) => {
-                outcome.failures.push((target.clone(), reason));
+                outcome.failures.push((target.id.clone(), reason));
                 continue;
             }
             (Slot::Ask(..), None) => {
-                outcome
-                    .failures
-                    .push((target.clone(), AgentFailure::Transport("worker").reason()));
+                outcome.failures.push((
+                    target.id.clone(),
+                    AgentFailure::Transport("worker").reason(),
+                ));
                 continue;
             }
         };
         for proposal in answer {
-            if proposal.get("entity").and_then(|e| e.as_str()) == Some(target.as_str()) {
+            if proposal.get("entity").and_then(|e| e.as_str()) == Some(target.id.as_str()) {
                 outcome.proposals.push(proposal);
             } else {
                 outcome.off_pack += 1;
@@ -248,6 +263,59 @@ pub fn run_stage(
         }
     }
     outcome
+}
+
+/// A pack's target: its id, the id the agent is shown, and what the pack's placeholders stand for.
+struct Target<'s> {
+    id: &'s EntityId,
+    shown: EntityId,
+    restorations: Restorations,
+}
+
+/// An answer as it is cached: every string (keys included) redacted, a secret of the pack's own
+/// ids and paths as the placeholder the agent was shown, any other secret as `[redacted]`. An
+/// answer without a secret is cached exactly as the agent gave it, so its replay decides exactly
+/// as the fresh answer did.
+pub fn cached_form(
+    answer: &[serde_json::Value],
+    restorations: &Restorations,
+) -> Vec<serde_json::Value> {
+    answer
+        .iter()
+        .map(|proposal| {
+            let mut proposal = proposal.clone();
+            map_strings(&mut proposal, &mut |text| restorations.redact_known(text));
+            proposal
+        })
+        .collect()
+}
+
+/// An answer as the validators see it, fresh or replayed: every placeholder of the pack's ids and
+/// paths replaced by the real text it stands for. A proposal whose `proposalId` is right for what
+/// the agent was shown gets the id of the restored proposal, computed the same way (an id that
+/// was wrong to begin with stays wrong, for the validators to reject).
+pub fn restore_answer(
+    answer: Vec<serde_json::Value>,
+    restorations: &Restorations,
+) -> Vec<serde_json::Value> {
+    if restorations.is_empty() {
+        return answer;
+    }
+    answer
+        .into_iter()
+        .map(|mut proposal| {
+            let shown = proposal.clone();
+            if restorations.restore_value(&mut proposal)
+                && let Ok(before) = EnrichmentProposalV1::from_value(&shown)
+                && before.proposal_id == before.expected_id()
+                && let Ok(after) = EnrichmentProposalV1::from_value(&proposal)
+                && let Some(object) = proposal.as_object_mut()
+            {
+                object.insert("proposalId".to_owned(), after.expected_id().into());
+            }
+            proposal
+        })
+        .collect()
 }
 
 /// One pack's place in the stage: answered from the cache, or a request to send.
@@ -318,7 +386,7 @@ struct Batch {
 /// With `batch_size` 1 every pack is its own call, with exactly the request built for it.
 fn batch_by_area(
     snapshot: &Snapshot,
-    slots: &[(&EntityId, Slot)],
+    slots: &[(Target<'_>, Slot)],
     batch_size: usize,
 ) -> Vec<Batch> {
     let mut area_of: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
@@ -334,7 +402,7 @@ fn batch_by_area(
         if !matches!(slot, Slot::Ask(..)) {
             continue;
         }
-        let area = area_of.get(target.as_str()).copied().unwrap_or("");
+        let area = area_of.get(target.id.as_str()).copied().unwrap_or("");
         match groups
             .iter_mut()
             .find(|(a, members)| *a == area && members.len() < batch_size)
@@ -469,7 +537,7 @@ pub fn run_adjudication(
                     .push(RequestItem::Adjudication(dispute.request_item()));
                 match agent.call(&request) {
                     Ok(answer) => {
-                        cache.put(&key, &answer);
+                        cache.put(&key, &cached_form(&answer, &Restorations::default()));
                         answer
                     }
                     Err(failure) => {
