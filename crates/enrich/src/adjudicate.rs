@@ -94,6 +94,7 @@ pub fn find_disputes(
         .map(|p| (*p).clone())
         .collect();
     let no_ids = HashSet::new();
+    let no_aliases = crate::context::NameIndex::new(Vec::new());
     for value in candidates {
         let kind = value.get("kind").and_then(Value::as_str);
         if !matches!(kind, Some("mark-canonical" | "flag-contradiction")) {
@@ -104,7 +105,7 @@ pub fn find_disputes(
         else {
             continue;
         };
-        if rules::check(&proposal, entity, &facts, std::iter::empty()).is_ok() {
+        if rules::check(&proposal, entity, &facts, std::iter::empty(), &no_aliases).is_ok() {
             valid.push(proposal);
         }
     }

@@ -4,11 +4,11 @@
 
 use std::collections::HashSet;
 
-use doc_bridge_model::enrichment::{EnrichmentProposalV1, RawProposal};
+use doc_bridge_model::enrichment::{EnrichmentProposalV1, ProposalPayload, RawProposal};
 use doc_bridge_model::hash::canonical_json;
 use serde_json::Value;
 
-use crate::context::{Context, Facts};
+use crate::context::{Context, Facts, Name, NameIndex};
 use crate::decision::{AWAITING_APPROVAL, Decision};
 use crate::envelope::{self, Options};
 use crate::expire::expiry;
@@ -61,14 +61,53 @@ pub(crate) fn decide(raw: Vec<RawProposal>, ctx: &Context<'_>, options: Options)
     batch.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     batch.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
 
+    // The aliases standing proposals hold, in standing order, indexed once: the stored ones,
+    // then each accepted or pending one as it is decided.
+    let texts: Vec<&str> = batch
+        .iter()
+        .filter(|(_, _, value)| string_field(value, "kind") == "add-alias")
+        .filter_map(|(_, _, value)| value.pointer("/payload/alias").and_then(Value::as_str))
+        .chain(stored.iter().filter_map(|p| match &p.payload {
+            ProposalPayload::AddAlias(a) => Some(a.alias.as_str()),
+            _ => None,
+        }))
+        .collect();
+    // Ordered by rarity among the names and these aliases; not even built without an alias.
+    let mut aliases = if texts.is_empty() {
+        NameIndex::new(Vec::new())
+    } else {
+        facts.names().empty_counting(texts.into_iter())
+    };
+    for proposal in &stored {
+        add_alias(&mut aliases, proposal);
+    }
     let mut decisions: Vec<Decision> = Vec::with_capacity(batch.len());
     let mut seen_ids: HashSet<String> = HashSet::new();
     for (id, _, value) in batch {
-        let decision = decide_one(&value, &facts, &seen_ids, options, &stored, &decisions);
+        let decision = decide_one(
+            &value,
+            &facts,
+            &seen_ids,
+            options,
+            (&stored, &decisions),
+            &aliases,
+        );
+        if let Decision::Accepted(p) | Decision::Pending(p, _) = &decision {
+            add_alias(&mut aliases, p);
+        }
         seen_ids.insert(id);
         decisions.push(decision);
     }
     decisions
+}
+
+/// Indexes the alias of an add-alias proposal (nothing for other kinds).
+fn add_alias(aliases: &mut NameIndex, proposal: &EnrichmentProposalV1) {
+    if let ProposalPayload::AddAlias(a) = &proposal.payload
+        && let Some(name) = Name::new(&a.alias, proposal.entity.as_str(), "alias")
+    {
+        aliases.push(name, Some(proposal.proposal_id.clone()));
+    }
 }
 
 fn decide_one(
@@ -76,8 +115,8 @@ fn decide_one(
     facts: &Facts<'_>,
     seen_ids: &HashSet<String>,
     options: Options,
-    stored: &[&EnrichmentProposalV1],
-    earlier: &[Decision],
+    (stored, earlier): (&[&EnrichmentProposalV1], &[Decision]),
+    aliases: &NameIndex,
 ) -> Decision {
     let (proposal, entity) = match envelope::check(value, facts, seen_ids, options) {
         Ok(checked) => checked,
@@ -98,7 +137,7 @@ fn decide_one(
             Decision::Accepted(p) | Decision::Pending(p, _) => Some(p),
             Decision::Rejected { .. } => None,
         }));
-    match rules::check(&proposal, entity, facts, standing) {
+    match rules::check(&proposal, entity, facts, standing, aliases) {
         Err((reason, detail)) => Decision::rejected(
             &proposal.proposal_id,
             proposal.kind().as_str(),

@@ -10,6 +10,9 @@ use doc_bridge_model::snapshot::{
 };
 use doc_bridge_model::{EntityId, RelPath};
 
+mod names;
+pub(crate) use names::NameIndex;
+
 /// The inputs of a decision. Validators read nothing else: no disk, no clock.
 #[derive(Debug, Clone, Copy)]
 pub struct Context<'a> {
@@ -60,7 +63,7 @@ pub(crate) struct Facts<'a> {
     observed: HashSet<(&'a str, &'a str, RelationKind)>,
     diagnostic_ids: HashSet<&'a str>,
     diagnostic_lines: HashMap<&'a str, Vec<Option<u32>>>,
-    names: OnceCell<Vec<Name>>,
+    names: OnceCell<NameIndex>,
 }
 
 impl<'a> Facts<'a> {
@@ -178,8 +181,9 @@ impl<'a> Facts<'a> {
 
     /// Every name an alias must not collide with (enrichment-overlay-v1, "Typed proposals",
     /// add-alias): each entity's id, name, title, file or directory stem, and front matter
-    /// `aliases`. Accepted aliases from the overlay and the batch are added by the caller.
-    pub fn names(&self) -> &[Name] {
+    /// `aliases`, indexed ([`NameIndex`]). Accepted aliases from the overlay and the batch are
+    /// kept by the caller, in an index of their own ([`NameIndex::empty_counting`]).
+    pub fn names(&self) -> &NameIndex {
         self.names.get_or_init(|| {
             let mut names = Vec::new();
             for entity in &self.snapshot.entities {
@@ -203,7 +207,7 @@ impl<'a> Facts<'a> {
                     }
                 }
             }
-            names
+            NameIndex::new(names)
         })
     }
 }

@@ -11,7 +11,7 @@ use doc_bridge_model::enrichment::{
 };
 use doc_bridge_model::snapshot::{Entity, RelationKind};
 
-use crate::context::{Facts, Name, inside, normalize};
+use crate::context::{Facts, Name, NameIndex, inside, normalize};
 use crate::envelope::Failure;
 use crate::redact::find_secret;
 
@@ -22,12 +22,14 @@ pub const ALIAS_JARO_WINKLER_THRESHOLD: f64 = 0.95;
 /// Runs the kind's rule. `standing` yields the accepted and pending proposals this one must be
 /// consistent with: the live entries of the stored overlay, then the earlier decisions of the
 /// batch — never the proposal itself (a re-run of a stored proposal does not conflict with its
-/// own stored copy).
+/// own stored copy). `aliases` holds the aliases of those same proposals, in the same order,
+/// indexed (the batch keeps it as it decides, so an alias is not compared with every earlier one).
 pub(crate) fn check<'p>(
     proposal: &EnrichmentProposalV1,
     entity: &Entity,
     facts: &Facts<'_>,
     standing: impl Iterator<Item = &'p EnrichmentProposalV1>,
+    aliases: &NameIndex,
 ) -> Result<(), Failure> {
     redaction(proposal)?;
     let mut standing = standing.filter(|p| p.proposal_id != proposal.proposal_id);
@@ -44,7 +46,7 @@ pub(crate) fn check<'p>(
             }
             Ok(())
         }
-        ProposalPayload::AddAlias(a) => alias_collision(&a.alias, facts, standing),
+        ProposalPayload::AddAlias(a) => alias_collision(&a.alias, facts, aliases, proposal),
         ProposalPayload::AddIntent(_) | ProposalPayload::RankHint(_) => Ok(()),
         ProposalPayload::MarkCanonical(m) => {
             if facts.entity(&m.scope).is_none() {
@@ -254,28 +256,24 @@ fn outside_endpoints(item: &EvidenceItem, what: &str) -> Failure {
 }
 
 /// `alias-collision`: case-insensitive exact, or Jaro-Winkler ≥ 0.95 on the normalized forms,
-/// against every entity's id, name, title, file stem and front matter alias, and every alias
-/// accepted in the overlay or earlier in the batch.
-fn alias_collision<'p>(
+/// against every entity's id, name, title, file stem and front matter alias, then every alias
+/// accepted in the overlay or earlier in the batch (`aliases`, without the proposal's own stored
+/// copy). The first collision in that order is the one named. Both lists are [`NameIndex`]es,
+/// which find exactly what a scan with the definition would.
+fn alias_collision(
     alias: &str,
     facts: &Facts<'_>,
-    standing: impl Iterator<Item = &'p EnrichmentProposalV1>,
+    aliases: &NameIndex,
+    proposal: &EnrichmentProposalV1,
 ) -> Result<(), Failure> {
     let Some(candidate) = Name::new(alias, "", "alias") else {
         return Ok(());
     };
-    let accepted: Vec<Name> = standing
-        .filter_map(|p| match &p.payload {
-            ProposalPayload::AddAlias(a) => Name::new(&a.alias, p.entity.as_str(), "alias"),
-            _ => None,
-        })
-        .collect();
-    match facts
+    let found = facts
         .names()
-        .iter()
-        .chain(&accepted)
-        .find(|name| collides(&candidate, name))
-    {
+        .first_collision(&candidate, &proposal.proposal_id)
+        .or_else(|| aliases.first_collision(&candidate, &proposal.proposal_id));
+    match found {
         Some(name) => Err((
             RejectionReason::AliasCollision,
             format!(
@@ -285,23 +283,6 @@ fn alias_collision<'p>(
         )),
         None => Ok(()),
     }
-}
-
-fn collides(a: &Name, b: &Name) -> bool {
-    if a.normalized == b.normalized {
-        return true;
-    }
-    // Jaro-Winkler ≤ 0.6·Jaro + 0.4 and Jaro ≤ (2 + short/long) / 3, so a score of 0.95 needs
-    // short/long ≥ 0.75: skip the comparison below that (with a margin for rounding).
-    let (short, long) = if a.chars <= b.chars {
-        (a.chars, b.chars)
-    } else {
-        (b.chars, a.chars)
-    };
-    if (short as f64) < 0.74 * (long as f64) {
-        return false;
-    }
-    strsim::jaro_winkler(&a.normalized, &b.normalized) >= ALIAS_JARO_WINKLER_THRESHOLD
 }
 
 /// `area-overlap`: areas partition the modules, so a suggested directory overlaps an existing

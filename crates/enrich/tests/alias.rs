@@ -84,3 +84,82 @@ proptest! {
         }
     }
 }
+
+/// `n` alias-like phrases (one to three pseudo-random words), deterministic.
+fn phrases(n: usize) -> Vec<String> {
+    let letters: Vec<char> =
+        "eeeeeeeeetttttttaaaaaaoooooiiiiinnnnnsssssrrrrhhhhlllddcccuummffggppwwyybbvkjxqz"
+            .chars()
+            .collect();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    (0..n)
+        .map(|_| {
+            (0..1 + next(3))
+                .map(|_| {
+                    (0..3 + next(7))
+                        .map(|_| letters[next(letters.len())])
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// Thousands of aliases in one batch: each decision is what the definition gives against the
+/// snapshot's names and the aliases accepted before it (in the batch's own order), so indexing
+/// the accepted aliases changes no answer.
+#[test]
+fn a_large_batch_of_aliases_decides_as_the_definition_says() {
+    let snap = snapshot();
+    let texts = phrases(3_000);
+    let raw: Vec<_> = texts
+        .iter()
+        .map(|t| proposal(&snap, "add-alias", AUTH, json!({"alias": t})))
+        .collect();
+    let text_of: std::collections::HashMap<String, String> = raw
+        .iter()
+        .map(|p| {
+            (
+                p["proposalId"].as_str().unwrap().to_owned(),
+                p["payload"]["alias"].as_str().unwrap().to_lowercase(),
+            )
+        })
+        .collect();
+    let decisions = doc_bridge_enrich::decide_batch(raw, &doc_bridge_enrich::Context::new(&snap));
+    assert_eq!(decisions.len(), texts.len());
+    let mut known = names(&snap);
+    let mut rejected = 0;
+    for (i, decision) in decisions.iter().enumerate() {
+        let alias = &text_of[decision.proposal_id()];
+        let collides = |known: &[String]| {
+            known
+                .iter()
+                .any(|n| n == alias || strsim::jaro_winkler(alias, n) >= 0.95)
+        };
+        match decision {
+            Decision::Accepted(_) => {
+                if i % 7 == 0 {
+                    assert!(!collides(&known), "{alias} collides, yet was accepted");
+                }
+                known.push(alias.clone());
+            }
+            Decision::Rejected { reason, .. } => {
+                assert_eq!(*reason, RejectionReason::AliasCollision);
+                assert!(
+                    collides(&known),
+                    "{alias} was rejected, yet collides with nothing"
+                );
+                rejected += 1;
+            }
+            Decision::Pending(..) => panic!("an alias never waits"),
+        }
+    }
+    assert!(rejected < texts.len() / 20, "{rejected}");
+}
