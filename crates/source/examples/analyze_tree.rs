@@ -1,5 +1,5 @@
-//! How long the source analysis (tree-sitter parsing plus the walk for exports and imports)
-//! takes over every module under a directory, on one thread, with the files already in memory:
+//! How long the source analysis (tree-sitter parsing plus the walks for exports, imports,
+//! members and text) takes over every module under a directory, on one thread, with the files already in memory:
 //! the floor the analyzers put under a cold `index`.
 //!
 //! ```text
@@ -28,15 +28,21 @@ fn main() {
     collect(&root, &mut modules);
     let bytes: usize = modules.iter().map(|(_, source)| source.len()).sum();
     let start = Instant::now();
-    let mut symbols = 0usize;
+    let (mut symbols, mut members, mut text, mut truncated) = (0usize, 0usize, 0usize, 0usize);
     for (language, source) in &modules {
-        symbols += analyze(*language, source).symbols.len();
+        let facts = analyze(*language, source);
+        symbols += facts.symbols.len();
+        members += facts.members.len();
+        text += facts.text.len();
+        truncated += usize::from(facts.text_truncated);
     }
     let seconds = start.elapsed().as_secs_f64();
     say!(
-        "{} modules, {:.1} MB, {symbols} symbols: {seconds:.2} s on one thread ({:.1} MB/s)",
+        "{} modules, {:.1} MB, {symbols} symbols, {members} members, {:.1} MB of text \
+         ({truncated} modules cut): {seconds:.2} s on one thread ({:.1} MB/s)",
         modules.len(),
         bytes as f64 / 1e6,
+        text as f64 / 1e6,
         bytes as f64 / 1e6 / seconds
     );
 }

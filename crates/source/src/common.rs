@@ -6,7 +6,10 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use crate::{Import, MAX_REPORTED_SYNTAX_ERRORS, Symbol, SymbolKind, SyntaxError};
+use crate::{
+    Import, MAX_MEMBERS, MAX_REPORTED_SYNTAX_ERRORS, Member, MemberKind, Symbol, SymbolKind,
+    SyntaxError,
+};
 
 /// Module specifiers (and re-export sources) longer than this are ignored.
 /// No real module path comes close, and every symbol re-exported from a
@@ -233,6 +236,81 @@ impl FoundImport {
             },
         }
     }
+}
+
+/// A member with the byte offset it was found at, for ordering.
+pub(crate) struct FoundMember {
+    pub(crate) pos: usize,
+    pub(crate) member: Member,
+}
+
+impl FoundMember {
+    /// A member of `owner` named by the node `name` (its position and line).
+    /// `None` when the name is empty or not valid UTF-8.
+    pub(crate) fn new(
+        ctx: &Ctx<'_>,
+        name: Node<'_>,
+        owner: &str,
+        kind: MemberKind,
+    ) -> Option<Self> {
+        let text = ctx.text(name)?;
+        Self::named(ctx, name, text, owner, kind)
+    }
+
+    /// Like [`FoundMember::new`], with the name given apart (a decoded
+    /// string literal, say) and `node` giving the position.
+    pub(crate) fn named(
+        ctx: &Ctx<'_>,
+        node: Node<'_>,
+        name: &str,
+        owner: &str,
+        kind: MemberKind,
+    ) -> Option<Self> {
+        (!name.is_empty() && !owner.is_empty()).then(|| FoundMember {
+            pos: node.start_byte(),
+            member: Member {
+                name: name.to_owned(),
+                owner: owner.to_owned(),
+                kind,
+                line: ctx.line(node),
+            },
+        })
+    }
+}
+
+/// What a language module found: symbols, imports and members, each with
+/// its position, in any order.
+#[derive(Default)]
+pub(crate) struct Found {
+    pub(crate) symbols: Vec<FoundSymbol>,
+    pub(crate) imports: Vec<FoundImport>,
+    pub(crate) members: Vec<FoundMember>,
+}
+
+/// Orders members by source position (stable), keeps the first of each
+/// `(owner, name)` and the first [`MAX_MEMBERS`] of those; also returns how
+/// many distinct members were left out past the cap.
+pub(crate) fn finish_members(mut found: Vec<FoundMember>) -> (Vec<Member>, u32) {
+    found.sort_by_key(|f| f.pos);
+    let mut seen: HashSet<(&str, &str)> = HashSet::with_capacity(found.len());
+    let keep: Vec<bool> = found
+        .iter()
+        .map(|f| seen.insert((f.member.owner.as_str(), f.member.name.as_str())))
+        .collect();
+    drop(seen);
+    let mut members = Vec::new();
+    let mut left_out: u32 = 0;
+    for (found, keep) in found.into_iter().zip(keep) {
+        if !keep {
+            continue;
+        }
+        if members.len() < MAX_MEMBERS {
+            members.push(found.member);
+        } else {
+            left_out = left_out.saturating_add(1);
+        }
+    }
+    (members, left_out)
 }
 
 /// Orders symbols by source position (stable, so ties keep discovery order)

@@ -9,9 +9,10 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use crate::common::{
-    Ctx, FoundImport, FoundSymbol, has_child_kind, named_children, specifier, walk,
+    Ctx, Found, FoundImport, FoundMember, FoundSymbol, has_child_kind, named_children, specifier,
+    walk,
 };
-use crate::{ImportKind, SymbolKind};
+use crate::{ImportKind, MemberKind, SymbolKind};
 
 /// Which flavour of the language is analyzed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,14 +23,11 @@ pub(crate) enum Dialect {
     JavaScript,
 }
 
-pub(crate) fn analyze(
-    ctx: &Ctx<'_>,
-    root: Node<'_>,
-    dialect: Dialect,
-) -> (Vec<FoundSymbol>, Vec<FoundImport>) {
+pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>, dialect: Dialect) -> Found {
     let top = named_children(root);
     let scope = Scope::collect(ctx, &top);
     let mut symbols = Vec::new();
+    let mut members = Vec::new();
     for &node in &top {
         match node.kind() {
             "export_statement" => export_statement(ctx, node, &scope, &mut symbols),
@@ -38,8 +36,111 @@ pub(crate) fn analyze(
             }
             _ => {}
         }
+        if let Some(class) = top_level_class(node) {
+            class_members(ctx, class, &mut members);
+        }
     }
-    (symbols, imports(ctx, root))
+    Found {
+        symbols,
+        imports: imports(ctx, root),
+        members,
+    }
+}
+
+/// The class a top-level statement declares: `class X {}`, `abstract class
+/// X {}`, `declare class X {}`, each possibly exported (`export default
+/// class X {}` included; an anonymous default class has no owner name).
+fn top_level_class(node: Node<'_>) -> Option<Node<'_>> {
+    let mut current = node;
+    // export → declare → class at most.
+    for _ in 0..3 {
+        match current.kind() {
+            "class_declaration" | "abstract_class_declaration" => return Some(current),
+            "export_statement" => current = current.child_by_field_name("declaration")?,
+            "ambient_declaration" => {
+                let mut cursor = current.walk();
+                current = current
+                    .named_children(&mut cursor)
+                    .find(|n| n.kind() != "comment")?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Methods (getters and setters included), static methods and properties
+/// of a class declaration; TypeScript constructor parameter properties
+/// (`constructor(private x: number)`) are properties too.
+fn class_members(ctx: &Ctx<'_>, class: Node<'_>, out: &mut Vec<FoundMember>) {
+    let (Some(owner), Some(body)) = (
+        ctx.text_of(class.child_by_field_name("name")),
+        class.child_by_field_name("body"),
+    ) else {
+        return;
+    };
+    for member in named_children(body) {
+        let (kind, name_field) = match member.kind() {
+            "method_definition" | "method_signature" | "abstract_method_signature" => {
+                let kind = if has_child_kind(member, "static") {
+                    MemberKind::AssociatedFunction
+                } else {
+                    MemberKind::Method
+                };
+                (kind, "name")
+            }
+            // TypeScript, JavaScript.
+            "public_field_definition" => (MemberKind::Field, "name"),
+            "field_definition" => (MemberKind::Field, "property"),
+            _ => continue,
+        };
+        let Some(name) = member.child_by_field_name(name_field) else {
+            continue;
+        };
+        let found = match name.kind() {
+            "property_identifier" | "private_property_identifier" | "identifier" => {
+                FoundMember::new(ctx, name, owner, kind)
+            }
+            // `'quoted-name'() {}`; computed and numeric names are no names.
+            "string" => string_literal(ctx, name)
+                .and_then(|value| FoundMember::named(ctx, name, &value, owner, kind)),
+            _ => None,
+        };
+        out.extend(found);
+        if kind == MemberKind::Method && ctx.text(name) == Some("constructor") {
+            parameter_properties(ctx, member, owner, out);
+        }
+    }
+}
+
+/// `constructor(private readonly x: number, public y?: string)`: each
+/// parameter with an accessibility modifier or `readonly` declares a
+/// property.
+fn parameter_properties(
+    ctx: &Ctx<'_>,
+    constructor: Node<'_>,
+    owner: &str,
+    out: &mut Vec<FoundMember>,
+) {
+    let Some(parameters) = constructor.child_by_field_name("parameters") else {
+        return;
+    };
+    for parameter in named_children(parameters) {
+        if !matches!(
+            parameter.kind(),
+            "required_parameter" | "optional_parameter"
+        ) {
+            continue;
+        }
+        let declares = has_child_kind(parameter, "accessibility_modifier")
+            || has_child_kind(parameter, "readonly");
+        let pattern = parameter
+            .child_by_field_name("pattern")
+            .filter(|p| p.kind() == "identifier");
+        if let (true, Some(pattern)) = (declares, pattern) {
+            out.extend(FoundMember::new(ctx, pattern, owner, MemberKind::Field));
+        }
+    }
 }
 
 /// What the top level of the module binds: declared names with their kinds,
@@ -680,7 +781,7 @@ fn dynamic_import(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{ImportKind, Language, SymbolKind, analyze};
+    use crate::{ImportKind, Language, MemberKind, SymbolKind, analyze};
 
     fn symbols(
         language: Language,
@@ -954,6 +1055,44 @@ mod tests {
         assert_eq!(
             imports(Language::TypeScript, src),
             [(s("./m"), ImportKind::ReExport, vec![s("xA")], 3)]
+        );
+    }
+
+    #[test]
+    fn class_members_of_top_level_classes() {
+        let src = "export default class A<T> {\n  static s = 1;\n  p?: T;\n  #q = 2;\n  \
+                   constructor(private r: T, t: T) {}\n  static make() {}\n  get g() { return 1; }\n  \
+                   m(): void;\n  m() {}\n  'str'() {}\n  [computed]() {}\n}\n\
+                   class B { x() {} }\nexport abstract class C { abstract y(): void; }\n\
+                   declare class D { z(): void; }\nconst E = class { no() {} };\n\
+                   function f() { class G { no() {} } }\n";
+        let members = crate::test_support::members(Language::TypeScript, src);
+        assert_eq!(
+            members,
+            [
+                (s("A.s"), MemberKind::Field, 2),
+                (s("A.p"), MemberKind::Field, 3),
+                (s("A.#q"), MemberKind::Field, 4),
+                (s("A.constructor"), MemberKind::Method, 5),
+                (s("A.r"), MemberKind::Field, 5),
+                (s("A.make"), MemberKind::AssociatedFunction, 6),
+                (s("A.g"), MemberKind::Method, 7),
+                (s("A.m"), MemberKind::Method, 8),
+                (s("A.str"), MemberKind::Method, 10),
+                (s("B.x"), MemberKind::Method, 13),
+                (s("C.y"), MemberKind::Method, 14),
+                (s("D.z"), MemberKind::Method, 15),
+            ]
+        );
+        let js = "class K { static n = 0; f = 1; static st() {} me() {} }\nexport default class { a() {} }\n";
+        assert_eq!(
+            crate::test_support::members(Language::JavaScript, js),
+            [
+                (s("K.n"), MemberKind::Field, 1),
+                (s("K.f"), MemberKind::Field, 1),
+                (s("K.st"), MemberKind::AssociatedFunction, 1),
+                (s("K.me"), MemberKind::Method, 1),
+            ]
         );
     }
 

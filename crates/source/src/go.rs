@@ -3,17 +3,24 @@
 //! Exported: top-level functions, types, constants and variables whose name
 //! starts with an upper-case letter. Methods are never module symbols, even
 //! with an exported name: they belong to their receiver type.
+//!
+//! Members: methods, owned by their receiver's type name (pointer and type
+//! arguments stripped), and the fields of top-level struct types, exported
+//! or not; an embedded field is named by its type (`Mutex` for
+//! `sync.Mutex`).
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, FoundImport, FoundSymbol, named_children, specifier};
-use crate::{ImportKind, SymbolKind};
+use crate::common::{Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children, specifier};
+use crate::{ImportKind, MemberKind, SymbolKind};
 
-pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> (Vec<FoundSymbol>, Vec<FoundImport>) {
+pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
     let mut symbols = Vec::new();
     let mut imports = Vec::new();
+    let mut members = Vec::new();
     for node in named_children(root) {
         match node.kind() {
+            "method_declaration" => method(ctx, node, &mut members),
             "function_declaration" => {
                 push_exported(
                     ctx,
@@ -41,6 +48,9 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> (Vec<FoundSymbol>, Vec<F
                         kind,
                         &mut symbols,
                     );
+                    if kind == SymbolKind::Struct {
+                        struct_fields(ctx, spec, &mut members);
+                    }
                 }
             }
             "const_declaration" => specs(ctx, node, "const_spec", SymbolKind::Const, &mut symbols),
@@ -49,7 +59,80 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> (Vec<FoundSymbol>, Vec<F
             _ => {}
         }
     }
-    (symbols, imports)
+    Found {
+        symbols,
+        imports,
+        members,
+    }
+}
+
+/// The type name inside a type: `T` for `T`, `*T`, `T[K]`, `*T[K]`,
+/// `pkg.T` and `(*T)`.
+fn type_name(mut node: Node<'_>) -> Option<Node<'_>> {
+    // Bounded by the input: each step goes one node deeper.
+    loop {
+        node = match node.kind() {
+            "type_identifier" => return Some(node),
+            "generic_type" | "qualified_type" => node
+                .child_by_field_name("type")
+                .or_else(|| node.child_by_field_name("name"))?,
+            "pointer_type" | "parenthesized_type" => named_children(node)
+                .into_iter()
+                .find(|n| n.kind() != "comment")?,
+            _ => return None,
+        };
+    }
+}
+
+/// `func (r *T[K]) Name()`: a method of `T`.
+fn method(ctx: &Ctx<'_>, node: Node<'_>, out: &mut Vec<FoundMember>) {
+    let receiver = node.child_by_field_name("receiver").and_then(|r| {
+        named_children(r)
+            .into_iter()
+            .find(|p| p.kind() == "parameter_declaration")
+    });
+    let owner = receiver
+        .and_then(|r| r.child_by_field_name("type"))
+        .and_then(type_name)
+        .and_then(|t| ctx.text(t));
+    if let (Some(owner), Some(name)) = (owner, node.child_by_field_name("name")) {
+        out.extend(FoundMember::new(ctx, name, owner, MemberKind::Method));
+    }
+}
+
+/// The fields of `type T struct { … }`.
+fn struct_fields(ctx: &Ctx<'_>, spec: Node<'_>, out: &mut Vec<FoundMember>) {
+    let Some(owner) = ctx.text_of(spec.child_by_field_name("name")) else {
+        return;
+    };
+    let list = spec.child_by_field_name("type").and_then(|t| {
+        named_children(t)
+            .into_iter()
+            .find(|n| n.kind() == "field_declaration_list")
+    });
+    let Some(list) = list else {
+        return;
+    };
+    for field in named_children(list) {
+        if field.kind() != "field_declaration" {
+            continue;
+        }
+        let mut cursor = field.walk();
+        let names: Vec<Node<'_>> = field
+            .children_by_field_name("name", &mut cursor)
+            .filter(|n| n.kind() == "field_identifier")
+            .collect();
+        if names.is_empty() {
+            // An embedded field is named by its type.
+            let embedded = field.child_by_field_name("type").and_then(type_name);
+            if let Some(name) = embedded {
+                out.extend(FoundMember::new(ctx, name, owner, MemberKind::Field));
+            }
+        }
+        for name in names {
+            out.extend(FoundMember::new(ctx, name, owner, MemberKind::Field));
+        }
+    }
 }
 
 /// Go exports identifiers that start with a Unicode upper-case letter
@@ -148,7 +231,7 @@ fn import_declaration(ctx: &Ctx<'_>, declaration: Node<'_>, out: &mut Vec<FoundI
 
 #[cfg(test)]
 mod tests {
-    use crate::{ImportKind, Language, SymbolKind, analyze};
+    use crate::{ImportKind, Language, MemberKind, SymbolKind, analyze};
 
     fn symbols(src: &str) -> Vec<(String, SymbolKind, u32)> {
         analyze(Language::Go, src.as_bytes())
@@ -209,6 +292,25 @@ mod tests {
                 (s("embed"), ImportKind::Static, vec![s("_")], 6),
                 (s("net/http"), ImportKind::Static, vec![], 7),
                 (s("a/b"), ImportKind::Static, vec![s("raw")], 8),
+            ]
+        );
+    }
+
+    #[test]
+    fn go_members_are_methods_by_receiver_type_and_struct_fields() {
+        let src = "package p\ntype S[K comparable] struct {\n\ta, B int\n\t*Base\n\tsync.Mutex\n}\n\
+                   func (s *S[K]) Get() {}\nfunc (S[K]) Len() {}\nfunc (p *plain) reset() {}\n\
+                   func Free() {}\ntype I interface{ M() }\n";
+        assert_eq!(
+            crate::test_support::members(Language::Go, src),
+            [
+                (s("S.a"), MemberKind::Field, 3),
+                (s("S.B"), MemberKind::Field, 3),
+                (s("S.Base"), MemberKind::Field, 4),
+                (s("S.Mutex"), MemberKind::Field, 5),
+                (s("S.Get"), MemberKind::Method, 7),
+                (s("S.Len"), MemberKind::Method, 8),
+                (s("plain.reset"), MemberKind::Method, 9),
             ]
         );
     }

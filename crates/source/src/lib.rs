@@ -1,4 +1,5 @@
-//! Source analyzer: the exported symbols and imports of one module.
+//! Source analyzer: the exported symbols, imports, members and searchable
+//! text of one module.
 //!
 //! [`analyze`] is a pure function from a module's bytes to [`SourceFacts`]: it
 //! reads no files, looks at no clock and never panics, whatever the input
@@ -18,6 +19,7 @@ mod python;
 mod rust;
 #[cfg(test)]
 mod test_support;
+mod text;
 
 use std::cell::RefCell;
 
@@ -28,7 +30,7 @@ use tree_sitter::{Parser, Tree};
 ///
 /// Bumped whenever the output for the same input could change (grammar
 /// upgrades included), so that cached facts can be invalidated.
-pub const ANALYZER_VERSION: u32 = 1;
+pub const ANALYZER_VERSION: u32 = 2;
 
 /// A source language the analyzer understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -120,6 +122,14 @@ pub struct SourceFacts {
     pub symbols: Vec<Symbol>,
     /// Imports, in source order.
     pub imports: Vec<Import>,
+    /// Members of the module's classes, structs and types (methods, fields,
+    /// associated functions and constants), in source order, deduplicated by
+    /// `(owner, name)` (the first occurrence wins), at most [`MAX_MEMBERS`].
+    #[serde(default)]
+    pub members: Vec<Member>,
+    /// How many further distinct members were left out past [`MAX_MEMBERS`].
+    #[serde(default)]
+    pub members_truncated: u32,
     /// The first [`MAX_REPORTED_SYNTAX_ERRORS`] syntax errors, in source order.
     pub syntax_errors: Vec<SyntaxError>,
     /// How many syntax errors there are in all (may exceed `syntax_errors.len()`).
@@ -127,7 +137,24 @@ pub struct SourceFacts {
     /// Number of lines; a trailing newline does not start a new line, and an
     /// empty source has 0 lines.
     pub line_count: u32,
+    /// The words of the module a person would search with, in source order:
+    /// the text of comments and docstrings, and every identifier as written
+    /// (no keywords, punctuation, numbers or string literals). Words are
+    /// separated by one space, or by one newline where the source moves to a
+    /// later line. At most [`MAX_TEXT_BYTES`] bytes, cut between words.
+    #[serde(default)]
+    pub text: String,
+    /// True when [`SourceFacts::text`] was cut at [`MAX_TEXT_BYTES`].
+    #[serde(default)]
+    pub text_truncated: bool,
 }
+
+/// At most this many members are listed in [`SourceFacts::members`].
+pub const MAX_MEMBERS: usize = 10_000;
+
+/// At most this many bytes of [`SourceFacts::text`] per module, so that
+/// generated and minified files cannot dominate a search index.
+pub const MAX_TEXT_BYTES: usize = 64 * 1024;
 
 /// At most this many syntax errors are listed in [`SourceFacts::syntax_errors`].
 pub const MAX_REPORTED_SYNTAX_ERRORS: usize = 20;
@@ -180,6 +207,38 @@ pub enum SymbolKind {
     Default,
     /// Not known from this module alone (re-exports, `__all__` entries).
     Unknown,
+}
+
+/// A member of a class, struct or other type declared in the module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Member {
+    /// The member's name as written (`__init__`, `#secret`, `new`).
+    pub name: String,
+    /// The type it belongs to, without generics or pointers (`Foo` for
+    /// `impl<T> Foo<T>` and `func (f *Foo[T])`); nested Python classes are
+    /// dotted (`Outer.Inner`).
+    pub owner: String,
+    /// What kind of member it is.
+    pub kind: MemberKind,
+    /// 1-based line of the member's name.
+    pub line: u32,
+}
+
+/// The kind of a [`Member`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemberKind {
+    /// A method called on an instance (getters and setters included).
+    Method,
+    /// A function of the type rather than of an instance: a Rust `fn`
+    /// without `self`, a Python `@staticmethod` or `@classmethod`, a TS/JS
+    /// `static` method.
+    AssociatedFunction,
+    /// A field or property the type declares.
+    Field,
+    /// A Rust associated `const`.
+    Constant,
 }
 
 /// One import of another module.
@@ -245,7 +304,7 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
     let (errors, error_count) = common::collect_syntax_errors(&ctx, root);
     facts.syntax_errors = errors;
     facts.syntax_error_count = error_count;
-    let (symbols, imports) = match language {
+    let found = match language {
         Language::TypeScript | Language::Tsx => {
             ecmascript::analyze(&ctx, root, ecmascript::Dialect::TypeScript)
         }
@@ -254,8 +313,10 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
         Language::Python => python::analyze(&ctx, root),
         Language::Go => go::analyze(&ctx, root),
     };
-    facts.symbols = common::finish_symbols(symbols);
-    facts.imports = common::finish_imports(imports);
+    facts.symbols = common::finish_symbols(found.symbols);
+    facts.imports = common::finish_imports(found.imports);
+    (facts.members, facts.members_truncated) = common::finish_members(found.members);
+    (facts.text, facts.text_truncated) = text::collect(&ctx, root, language);
     facts
 }
 
@@ -357,11 +418,23 @@ mod tests {
                 names: vec!["*".into()],
                 line: 1,
             }],
+            members: vec![Member {
+                name: "m".into(),
+                owner: "T".into(),
+                kind: MemberKind::AssociatedFunction,
+                line: 1,
+            }],
+            members_truncated: 0,
             syntax_errors: vec![],
             syntax_error_count: 0,
             line_count: 1,
+            text: "x".into(),
+            text_truncated: false,
         };
         let json = serde_json::to_string(&facts).unwrap();
+        assert!(json.contains("\"membersTruncated\":0"), "{json}");
+        assert!(json.contains("\"kind\":\"associated-function\""), "{json}");
+        assert!(json.contains("\"textTruncated\":false"), "{json}");
         assert!(json.contains("\"syntaxErrorCount\":0"), "{json}");
         assert!(json.contains("\"lineCount\":1"), "{json}");
         assert!(json.contains("\"kind\":\"re-export\""), "{json}");

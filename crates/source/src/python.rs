@@ -12,14 +12,28 @@
 //! A module-level `__all__` list or tuple of string literals (with `+=`,
 //! `.extend()`, `.append()`) overrides that and decides exactly which names
 //! are exported; imported names it lists are re-exports.
+//!
+//! Members: the methods (`def`, `async def`, decorated or not; kind
+//! associated-function under `@staticmethod` or `@classmethod`) and the
+//! class-level assigned or annotated attributes of every module-level class,
+//! private names included, also inside `if`/`try`/`with` blocks of the class
+//! body; nested classes are owners too, dotted (`Outer.Inner`), down to
+//! [`MAX_CLASS_DEPTH`]. Attributes assigned in methods (`self.x = …`) are
+//! not members.
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, FoundImport, FoundSymbol, named_children, specifier, walk};
-use crate::{ImportKind, SymbolKind};
+use crate::common::{
+    Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children, specifier, walk,
+};
+use crate::{ImportKind, MemberKind, SymbolKind};
+
+/// Classes nested deeper than this in a module-level class are not owners.
+const MAX_CLASS_DEPTH: usize = 8;
 
 /// A name defined at module level.
 struct Def<'t> {
@@ -37,9 +51,10 @@ struct Module<'t> {
     /// The literal entries of `__all__`, if it was given any.
     dunder_all: Option<Vec<(String, Node<'t>)>>,
     imports: Vec<FoundImport>,
+    members: Vec<FoundMember>,
 }
 
-pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> (Vec<FoundSymbol>, Vec<FoundImport>) {
+pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
     let mut module = Module::default();
     // Byte range of the `if __name__ == "__main__":` block being walked.
     let mut main_guard: Option<Range<usize>> = None;
@@ -109,8 +124,117 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> (Vec<FoundSymbol>, Vec<F
             _ => false,
         }
     });
-    let symbols = module.exports(ctx);
-    (symbols, module.imports)
+    Found {
+        symbols: module.exports(ctx),
+        imports: module.imports,
+        members: module.members,
+    }
+}
+
+/// The members of a class (see the module documentation), and those of the
+/// classes nested in it, with an explicit stack.
+fn class_members(ctx: &Ctx<'_>, class: Node<'_>, name: &str, out: &mut Vec<FoundMember>) {
+    // (statement or block, owner, nesting depth of the owner)
+    let mut stack: Vec<(Node<'_>, Rc<str>, usize)> = Vec::new();
+    if let Some(body) = class.child_by_field_name("body") {
+        stack.push((body, Rc::from(name), 1));
+    }
+    while let Some((node, owner, depth)) = stack.pop() {
+        match node.kind() {
+            // Statement lists and the clauses of compound statements in the
+            // class body: what they hold is still class level.
+            "block"
+            | "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "try_statement"
+            | "except_clause"
+            | "except_group_clause"
+            | "finally_clause"
+            | "with_statement" => {
+                for child in named_children(node) {
+                    stack.push((child, owner.clone(), depth));
+                }
+            }
+            "function_definition" => method(ctx, node, &owner, MemberKind::Method, out),
+            "decorated_definition" => {
+                let Some(definition) = node.child_by_field_name("definition") else {
+                    continue;
+                };
+                if definition.kind() == "class_definition" {
+                    stack.push((definition, owner, depth));
+                    continue;
+                }
+                let associated = named_children(node)
+                    .into_iter()
+                    .filter(|d| d.kind() == "decorator")
+                    .any(|d| {
+                        matches!(decorator_name(ctx, d), Some("staticmethod" | "classmethod"))
+                    });
+                let kind = if associated {
+                    MemberKind::AssociatedFunction
+                } else {
+                    MemberKind::Method
+                };
+                method(ctx, definition, &owner, kind, out);
+            }
+            "class_definition" if depth < MAX_CLASS_DEPTH => {
+                let name = ctx.text_of(node.child_by_field_name("name"));
+                if let (Some(name), Some(body)) = (name, node.child_by_field_name("body")) {
+                    stack.push((body, Rc::from(format!("{owner}.{name}")), depth + 1));
+                }
+            }
+            "expression_statement" => {
+                for child in named_children(node) {
+                    // `a = b = value` nests assignments in `right`.
+                    let mut current = Some(child);
+                    while let Some(assignment) = current.filter(|n| n.kind() == "assignment") {
+                        if let Some(left) = assignment.child_by_field_name("left") {
+                            for target in target_identifiers(left) {
+                                out.extend(FoundMember::new(
+                                    ctx,
+                                    target,
+                                    &owner,
+                                    MemberKind::Field,
+                                ));
+                            }
+                        }
+                        current = assignment.child_by_field_name("right");
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A `def` in a class body.
+fn method(
+    ctx: &Ctx<'_>,
+    definition: Node<'_>,
+    owner: &str,
+    kind: MemberKind,
+    out: &mut Vec<FoundMember>,
+) {
+    if definition.kind() != "function_definition" {
+        return;
+    }
+    if let Some(name) = definition.child_by_field_name("name") {
+        out.extend(FoundMember::new(ctx, name, owner, kind));
+    }
+}
+
+/// The last name of a decorator: `staticmethod` for `@staticmethod` and for
+/// `@abc.staticmethod`; `None` for calls and other expressions.
+fn decorator_name<'s>(ctx: &Ctx<'s>, decorator: Node<'_>) -> Option<&'s str> {
+    let expression = named_children(decorator)
+        .into_iter()
+        .find(|n| n.kind() != "comment")?;
+    match expression.kind() {
+        "identifier" => ctx.text(expression),
+        "attribute" => ctx.text_of(expression.child_by_field_name("attribute")),
+        _ => None,
+    }
 }
 
 /// `if __name__ == "__main__":` (either operand order, either quote).
@@ -195,12 +319,20 @@ fn from_module(ctx: &Ctx<'_>, node: Node<'_>) -> Option<String> {
 
 /// The identifiers an assignment target binds, in source order.
 fn target_names<'s>(ctx: &Ctx<'s>, target: Node<'_>) -> Vec<&'s str> {
+    target_identifiers(target)
+        .into_iter()
+        .filter_map(|n| ctx.text(n))
+        .collect()
+}
+
+/// The identifier nodes an assignment target binds, in source order.
+fn target_identifiers(target: Node<'_>) -> Vec<Node<'_>> {
     let mut names = Vec::new();
     // Explicit stack: tuple targets can nest arbitrarily deep.
     let mut stack = vec![target];
     while let Some(node) = stack.pop() {
         match node.kind() {
-            "identifier" => names.extend(ctx.text(node)),
+            "identifier" => names.push(node),
             "pattern_list"
             | "tuple_pattern"
             | "list_pattern"
@@ -261,6 +393,9 @@ impl<'t> Module<'t> {
                 kind,
                 node,
             });
+            if kind == SymbolKind::Class {
+                class_members(ctx, node, name, &mut self.members);
+            }
         }
     }
 
@@ -463,7 +598,7 @@ impl<'t> Module<'t> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{ImportKind, Language, SymbolKind, analyze};
+    use crate::{ImportKind, Language, MemberKind, SymbolKind, analyze};
 
     use crate::test_support::{s, v};
 
@@ -578,6 +713,33 @@ mod tests {
                 (s("json"), ImportKind::Static, v(&[]), 14),
             ]
         );
+    }
+
+    #[test]
+    fn python_class_members_have_kinds_and_nested_owners() {
+        let src = "class _C(Base):\n    x: int = 1\n    y = z = 2\n    def __init__(self): self.a = 1\n\
+                   \x20   @staticmethod\n    def s(): pass\n    @classmethod\n    def c(cls): pass\n\
+                   \x20   @property\n    def p(self): pass\n    async def a(self): pass\n\
+                   \x20   try:\n        def t(self): pass\n    except E:\n        pass\n\
+                   \x20   class Inner:\n        def i(self): pass\n\
+                   def f():\n    class Local:\n        def no(self): pass\n";
+        assert_eq!(
+            crate::test_support::members(Language::Python, src),
+            [
+                (s("_C.x"), MemberKind::Field, 2),
+                (s("_C.y"), MemberKind::Field, 3),
+                (s("_C.z"), MemberKind::Field, 3),
+                (s("_C.__init__"), MemberKind::Method, 4),
+                (s("_C.s"), MemberKind::AssociatedFunction, 6),
+                (s("_C.c"), MemberKind::AssociatedFunction, 8),
+                (s("_C.p"), MemberKind::Method, 10),
+                (s("_C.a"), MemberKind::Method, 11),
+                (s("_C.t"), MemberKind::Method, 13),
+                (s("_C.Inner.i"), MemberKind::Method, 17),
+            ]
+        );
+        // Members do not change what is exported.
+        assert_eq!(names(src), ["f"]);
     }
 
     #[test]

@@ -7,26 +7,37 @@
 //! whatever the module's visibility). Restricted visibilities (`pub(crate)`,
 //! `pub(super)`, `pub(in …)`) do not export. Items in `impl` blocks are
 //! never module symbols.
+//!
+//! Members: the items of `impl Type` and `impl Trait for Type` blocks at the
+//! top level and in inline modules (of any visibility), owned by the self
+//! type's last path segment without generics or references (`Foo` for
+//! `impl<T> Foo<T>`, `S` for `impl Tr for &crate::a::S`): functions with a
+//! `self` parameter are methods, those without associated functions, and
+//! `const`s constants. Also the fields of structs and unions that have a
+//! visibility (`pub`, `pub(crate)`, …). Trait definitions, enum variants and
+//! private fields are not members.
 
 use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, FoundImport, FoundSymbol, MAX_SPECIFIER_LEN, named_children, walk};
-use crate::{ImportKind, SymbolKind};
+use crate::common::{
+    Ctx, Found, FoundImport, FoundMember, FoundSymbol, MAX_SPECIFIER_LEN, named_children, walk,
+};
+use crate::{ImportKind, MemberKind, SymbolKind};
 
 /// `use` groups nested deeper than this are skipped: real code nests a few
 /// levels, and a cap keeps the copied path prefixes bounded.
 const MAX_USE_DEPTH: usize = 32;
 
-pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> (Vec<FoundSymbol>, Vec<FoundImport>) {
-    let mut symbols = Vec::new();
-    let mut imports = Vec::new();
-    items(ctx, root, &mut symbols, &mut imports);
+pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
+    let mut found = Found::default();
+    items(ctx, root, &mut found);
+    let imports = &mut found.imports;
     // `use` and `extern crate` can appear in any block, not only in modules.
     walk(root, |node| match node.kind() {
         "use_declaration" => {
-            use_imports(ctx, node, &mut imports);
+            use_imports(ctx, node, imports);
             false
         }
         "extern_crate_declaration" => {
@@ -43,7 +54,7 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> (Vec<FoundSymbol>, Vec<F
         }
         _ => true,
     });
-    (symbols, imports)
+    found
 }
 
 /// The symbol kind of an item node, for items that declare one name.
@@ -70,14 +81,14 @@ fn is_pub(item: Node<'_>) -> bool {
 }
 
 /// Walks the item lists of the file and of its inline modules (an explicit
-/// stack, so deep nesting is safe), collecting exported symbols and
-/// `mod foo;` declarations.
-fn items(
-    ctx: &Ctx<'_>,
-    root: Node<'_>,
-    symbols: &mut Vec<FoundSymbol>,
-    imports: &mut Vec<FoundImport>,
-) {
+/// stack, so deep nesting is safe), collecting exported symbols, members
+/// and `mod foo;` declarations.
+fn items(ctx: &Ctx<'_>, root: Node<'_>, found: &mut Found) {
+    let Found {
+        symbols,
+        imports,
+        members,
+    } = found;
     // (item list, whether `pub` items in it are exported)
     let mut stack = vec![(root, true)];
     while let Some((container, exported)) = stack.pop() {
@@ -116,6 +127,8 @@ fn items(
                 "foreign_mod_item" => {
                     stack.extend(item.child_by_field_name("body").map(|b| (b, exported)))
                 }
+                "impl_item" => impl_members(ctx, item, members),
+                "struct_item" | "union_item" => struct_fields(ctx, item, members),
                 "macro_definition"
                     if attributes
                         .iter()
@@ -159,6 +172,99 @@ fn items(
             {
                 symbols.push(FoundSymbol::local(ctx, item, name, kind));
             }
+        }
+    }
+}
+
+/// The name a self type is known by: the last path segment, without
+/// generics, references or pointers; `None` for tuples, slices, arrays,
+/// function pointers, `dyn` types and the like.
+fn self_type_name<'s>(ctx: &Ctx<'s>, mut node: Node<'_>) -> Option<&'s str> {
+    // Bounded by the input: each step goes one node deeper.
+    loop {
+        node = match node.kind() {
+            "type_identifier" | "primitive_type" => return ctx.text(node),
+            "generic_type" | "reference_type" | "pointer_type" => {
+                node.child_by_field_name("type")?
+            }
+            "scoped_type_identifier" => node.child_by_field_name("name")?,
+            _ => return None,
+        };
+    }
+}
+
+/// The functions and constants of an `impl` block.
+fn impl_members(ctx: &Ctx<'_>, item: Node<'_>, out: &mut Vec<FoundMember>) {
+    let owner = item
+        .child_by_field_name("type")
+        .and_then(|t| self_type_name(ctx, t));
+    let (Some(owner), Some(body)) = (owner, item.child_by_field_name("body")) else {
+        return;
+    };
+    for member in named_children(body) {
+        let kind = match member.kind() {
+            "function_item" | "function_signature_item" => {
+                if takes_self(member) {
+                    MemberKind::Method
+                } else {
+                    MemberKind::AssociatedFunction
+                }
+            }
+            "const_item" => MemberKind::Constant,
+            _ => continue,
+        };
+        if let Some(name) = member.child_by_field_name("name") {
+            out.extend(FoundMember::new(ctx, name, owner, kind));
+        }
+    }
+}
+
+/// Whether a function's first parameter is `self` (`self`, `&self`, `&mut
+/// self`, `mut self`, `self: Box<Self>`).
+fn takes_self(function: Node<'_>) -> bool {
+    let Some(parameters) = function.child_by_field_name("parameters") else {
+        return false;
+    };
+    let mut cursor = parameters.walk();
+    let first = parameters.named_children(&mut cursor).find(|p| {
+        !matches!(
+            p.kind(),
+            "attribute_item" | "line_comment" | "block_comment"
+        )
+    });
+    first.is_some_and(|p| match p.kind() {
+        "self_parameter" => true,
+        "parameter" => {
+            p.child_by_field_name("pattern")
+                .is_some_and(|pattern| match pattern.kind() {
+                    "self" => true,
+                    // `mut self: Box<Self>`
+                    "mut_pattern" => named_children(pattern).iter().any(|n| n.kind() == "self"),
+                    _ => false,
+                })
+        }
+        _ => false,
+    })
+}
+
+/// The fields with a visibility of a struct or union with named fields.
+fn struct_fields(ctx: &Ctx<'_>, item: Node<'_>, out: &mut Vec<FoundMember>) {
+    let owner = ctx.text_of(item.child_by_field_name("name"));
+    let body = item
+        .child_by_field_name("body")
+        .filter(|b| b.kind() == "field_declaration_list");
+    let (Some(owner), Some(body)) = (owner, body) else {
+        return;
+    };
+    for field in named_children(body) {
+        let visible = field
+            .named_child(0)
+            .is_some_and(|v| v.kind() == "visibility_modifier");
+        if field.kind() == "field_declaration"
+            && visible
+            && let Some(name) = field.child_by_field_name("name")
+        {
+            out.extend(FoundMember::new(ctx, name, owner, MemberKind::Field));
         }
     }
 }
@@ -380,7 +486,7 @@ fn use_imports(ctx: &Ctx<'_>, declaration: Node<'_>, imports: &mut Vec<FoundImpo
 
 #[cfg(test)]
 mod tests {
-    use crate::{ImportKind, Language, SymbolKind, analyze};
+    use crate::{ImportKind, Language, MemberKind, SymbolKind, analyze};
 
     use crate::test_support::{s, v};
 
@@ -531,6 +637,30 @@ mod tests {
         let facts = analyze(Language::Rust, src.as_bytes());
         assert_eq!(facts.syntax_error_count, 0);
         assert!(facts.imports.is_empty());
+    }
+
+    #[test]
+    fn rust_members_come_from_impl_blocks_and_visible_fields() {
+        let src = "pub struct S<T> { pub a: T, pub(crate) b: u8, c: u8 }\n\
+                   impl<T> S<T> {\n    const C: u8 = 1;\n    fn new() -> Self { todo!() }\n    \
+                   fn get(&self) -> &T { &self.a }\n    fn boxed(self: Box<Self>) {}\n}\n\
+                   impl<T> fmt::Debug for crate::m::S<T> { fn fmt(&self) {} }\n\
+                   mod inner { impl super::Tr for &'static Q { fn tr() {} } }\n\
+                   impl Tr for (u8, u8) { fn tuple(&self) {} }\ntrait Tr { fn tr(); }\n\
+                   fn f() { impl Local { fn no() {} } }\n";
+        assert_eq!(
+            crate::test_support::members(Language::Rust, src),
+            [
+                (s("S.a"), MemberKind::Field, 1),
+                (s("S.b"), MemberKind::Field, 1),
+                (s("S.C"), MemberKind::Constant, 3),
+                (s("S.new"), MemberKind::AssociatedFunction, 4),
+                (s("S.get"), MemberKind::Method, 5),
+                (s("S.boxed"), MemberKind::Method, 6),
+                (s("S.fmt"), MemberKind::Method, 8),
+                (s("Q.tr"), MemberKind::AssociatedFunction, 9),
+            ]
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Helpers shared by the per-language test modules: analyse a source and flatten the facts.
 
-use crate::{ImportKind, Language, SymbolKind, analyze};
+use crate::{ImportKind, Language, MemberKind, SymbolKind, analyze};
 
 /// (name, kind, line, reexport, from) of every exported symbol.
 pub fn symbols(
@@ -25,6 +25,15 @@ pub fn imports(language: Language, src: &str) -> Vec<(String, ImportKind, Vec<St
         .imports
         .into_iter()
         .map(|i| (i.specifier, i.kind, i.names, i.line))
+        .collect()
+}
+
+/// ("owner.name", kind, line) of every member.
+pub fn members(language: Language, src: &str) -> Vec<(String, MemberKind, u32)> {
+    analyze(language, src.as_bytes())
+        .members
+        .into_iter()
+        .map(|m| (format!("{}.{}", m.owner, m.name), m.kind, m.line))
         .collect()
 }
 

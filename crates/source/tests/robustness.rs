@@ -1,7 +1,12 @@
 //! The analyzer must never panic, whatever it is given, and every line it
-//! reports must be a line of the source.
+//! reports must be a line of the source; members and text keep their bounds
+//! and their shape.
 
-use doc_bridge_source::{Language, MAX_REPORTED_SYNTAX_ERRORS, SourceFacts, analyze};
+use std::collections::HashSet;
+
+use doc_bridge_source::{
+    Language, MAX_MEMBERS, MAX_REPORTED_SYNTAX_ERRORS, MAX_TEXT_BYTES, SourceFacts, analyze,
+};
 use proptest::prelude::*;
 
 /// Fragments of all six languages, so that random sequences reach deep into
@@ -100,6 +105,34 @@ const TOKENS: &[&str] = &[
     "\u{FFFD}",
     "é",
     "𝔘",
+    // Members and text.
+    "static ",
+    "get ",
+    "readonly ",
+    "constructor(private a) {}",
+    "#x",
+    "$x",
+    "'a ",
+    "self",
+    "&self",
+    "self.",
+    "@staticmethod",
+    "@classmethod",
+    "\"\"\"doc\"\"\"",
+    "'''",
+    "f\"{x}\"",
+    "impl<T> Foo<T> for ",
+    "for &",
+    "pub x: u8,",
+    "func (r *T[K]) M() {}",
+    "type S struct {",
+    "sync.Mutex",
+    "/** doc */",
+    "/// d",
+    "//! e",
+    "# c",
+    "*",
+    "`${a}`",
 ];
 
 fn token_soup() -> impl Strategy<Value = String> {
@@ -127,11 +160,56 @@ fn check(language: Language, source: &[u8]) -> Result<(), TestCaseError> {
             "{language:?} error {error:?} {facts:?}"
         );
     }
+    check_members(language, &facts)?;
+    check_text(language, &facts)?;
     prop_assert!(facts.syntax_errors.len() <= MAX_REPORTED_SYNTAX_ERRORS);
     prop_assert!(facts.syntax_errors.len() as u64 <= u64::from(facts.syntax_error_count));
     // Pure: the same input gives the same facts (the per-thread parser
     // carries nothing over from one call to the next).
     prop_assert_eq!(&facts, &analyze(language, source));
+    Ok(())
+}
+
+fn check_members(language: Language, facts: &SourceFacts) -> Result<(), TestCaseError> {
+    let lines = 1..=facts.line_count;
+    let mut seen = HashSet::new();
+    let mut last_line = 0;
+    prop_assert!(facts.members.len() <= MAX_MEMBERS);
+    for member in &facts.members {
+        prop_assert!(
+            lines.contains(&member.line),
+            "{language:?} member {member:?} {facts:?}"
+        );
+        prop_assert!(
+            !member.name.is_empty() && !member.owner.is_empty(),
+            "{member:?}"
+        );
+        prop_assert!(
+            seen.insert((&member.owner, &member.name)),
+            "{language:?} duplicate member {member:?}"
+        );
+        // Source order.
+        prop_assert!(member.line >= last_line, "{language:?} {:?}", facts.members);
+        last_line = member.line;
+    }
+    Ok(())
+}
+
+fn check_text(language: Language, facts: &SourceFacts) -> Result<(), TestCaseError> {
+    let text = &facts.text;
+    prop_assert!(text.len() <= MAX_TEXT_BYTES);
+    // Words separated by exactly one space or newline, each with a letter
+    // or digit.
+    for word in text.split([' ', '\n']).filter(|_| !text.is_empty()) {
+        prop_assert!(
+            !word.is_empty() && !word.contains(['\t', '\r']),
+            "{language:?} word {word:?} in {text:?}"
+        );
+        prop_assert!(
+            word.chars().any(|c| c.is_alphanumeric() || !c.is_ascii()),
+            "{language:?} word {word:?} in {text:?}"
+        );
+    }
     Ok(())
 }
 
@@ -196,12 +274,104 @@ fn analyze_deeply_nested(depth: usize) {
             .collect::<String>(),
         format!("__all__ = {}", deep("(", ")", depth)),
         format!("package p\nvar X = {}", deep("(", ")", depth)),
+        (0..200)
+            .map(|i| {
+                format!(
+                    "{}class C{i}:\n{}    x = 1\n",
+                    " ".repeat(i * 4),
+                    " ".repeat(i * 4)
+                )
+            })
+            .collect::<String>(),
+        deep("mod m { impl<T> T<T> { fn f(&self) {} } ", "}", depth),
+        deep("class A { m() { return class B { ", "} } }", depth),
+        format!(
+            "package p\ntype S struct {{ {} }}",
+            deep("f struct { ", "}", depth)
+        ),
+        // Nested block comments (Rust's nest). Shallow: tree-sitter's
+        // Python error recovery takes time and memory quadratic in this
+        // nesting (about 1 GB at 2,000 levels).
+        deep("/* ", " */", 200),
     ];
     for source in &sources {
         for language in Language::ALL {
             let facts: SourceFacts = analyze(language, source.as_bytes());
             assert!(facts.line_count >= 1);
         }
+    }
+}
+
+#[test]
+fn members_are_capped_but_counted() {
+    let extra = 25;
+    let methods: String = (0..MAX_MEMBERS + extra)
+        .map(|i| format!("    def m{i}(self): pass\n"))
+        .collect();
+    // Duplicates are not members, nor counted as left out.
+    let source = format!("class Big:\n{methods}    def m0(self): pass\n");
+    let facts = analyze(Language::Python, source.as_bytes());
+    assert_eq!(facts.members.len(), MAX_MEMBERS);
+    assert_eq!(facts.members_truncated, extra as u32);
+    assert_eq!(facts.members[0].name, "m0");
+    assert_eq!(
+        facts.members.last().map(|m| m.name.clone()),
+        Some(format!("m{}", MAX_MEMBERS - 1))
+    );
+}
+
+#[test]
+fn text_is_capped_in_every_language() {
+    // A comment line and an identifier line per step, far past the cap.
+    let sources = [
+        (
+            Language::TypeScript,
+            "// comment words\nlet someName = otherName;\n",
+        ),
+        (
+            Language::Tsx,
+            "// comment words\nlet someName = otherName;\n",
+        ),
+        (
+            Language::JavaScript,
+            "// comment words\nlet someName = otherName;\n",
+        ),
+        (Language::Rust, "// comment words\nconst SOME: Other = X;\n"),
+        (
+            Language::Python,
+            "# comment words\nsome_name = other_name\n",
+        ),
+        (Language::Go, "// comment words\nvar someName = otherName\n"),
+    ];
+    for (language, step) in sources {
+        let prefix = if language == Language::Go {
+            "package p\n"
+        } else {
+            ""
+        };
+        let source = format!("{prefix}{}", step.repeat(20_000));
+        let facts = analyze(language, source.as_bytes());
+        assert!(facts.text_truncated, "{language:?}");
+        assert!(facts.text.len() <= MAX_TEXT_BYTES, "{language:?}");
+        assert!(facts.text.len() > MAX_TEXT_BYTES - 32, "{language:?}");
+        assert!(facts.text.contains("comment words"), "{language:?}");
+        // Cut between words: the last word is a whole one.
+        let last = facts.text.rsplit([' ', '\n']).next().unwrap_or("");
+        assert!(
+            [
+                "comment",
+                "words",
+                "someName",
+                "otherName",
+                "SOME",
+                "Other",
+                "X",
+                "some_name",
+                "other_name"
+            ]
+            .contains(&last),
+            "{language:?} {last:?}"
+        );
     }
 }
 
