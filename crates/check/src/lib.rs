@@ -196,6 +196,7 @@ pub(crate) mod tests {
             headings: Vec::new(),
             summary: String::new(),
             body: String::new(),
+            code: String::new(),
             tags: Vec::new(),
             audience: Vec::new(),
             owner: None,
@@ -218,6 +219,8 @@ pub(crate) mod tests {
             symbols: Vec::new(),
             imports: Vec::new(),
             line_count: 10,
+            members: Vec::new(),
+            text: String::new(),
         })
     }
 

@@ -252,6 +252,12 @@ pub struct SearchArgs {
     /// Drop results under this share of the best score (0 keeps all).
     #[arg(long, default_value_t = 1.0 / 3.0)]
     pub floor: f64,
+    /// Leave out tests and test fixtures.
+    #[arg(long)]
+    pub no_tests: bool,
+    /// Only results whose path matches this glob (gitignore-style `*`, `**`, `?`; repeatable).
+    #[arg(long = "path", value_name = "GLOB")]
+    pub paths: Vec<String>,
     /// Answer from a stale index (marked stale) instead of failing.
     #[arg(long)]
     pub allow_stale: bool,

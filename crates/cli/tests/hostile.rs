@@ -64,7 +64,7 @@ fn hostile_tree(root: &Path) {
     // A FIFO with no writer: opening it for reading would wait forever.
     rustix::fs::mkfifoat(
         rustix::fs::CWD,
-        &root.join("pipe.md"),
+        root.join("pipe.md"),
         rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
     )
     .unwrap();

@@ -79,7 +79,6 @@ fn malformed_lines_are_answered_and_the_server_keeps_serving() {
     let answer = next();
     assert_eq!(answer["id"], 9, "{answer}");
     assert!(answer.get("result").is_some(), "{answer}");
-    drop(send);
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }

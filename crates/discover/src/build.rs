@@ -9,8 +9,8 @@ use rayon::prelude::*;
 
 use doc_bridge_model::hash::{semantic_hash, semantic_hash_large_prekeyed};
 use doc_bridge_model::snapshot::{
-    Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Module,
-    Package, Project, Provenance, Relation, RelationKind, SNAPSHOT_HASH_EXCLUDED,
+    Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Member,
+    Module, Package, Project, Provenance, Relation, RelationKind, SNAPSHOT_HASH_EXCLUDED,
     SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE, Severity, Snapshot, SnapshotStats, Symbol,
 };
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
@@ -288,6 +288,16 @@ impl<'a> Builder<'a> {
                     }
                 }
             }
+            // Members by their qualified name only (`Store.get`): a bare `get` names nothing.
+            for member in &resolved.module.members {
+                let declared_by = self
+                    .declarations
+                    .entry(format!("{}.{}", member.owner, member.name))
+                    .or_default();
+                if declared_by.last() != Some(id) {
+                    declared_by.push(id.clone());
+                }
+            }
             area_members
                 .entry(resolved.area)
                 .or_default()
@@ -412,6 +422,43 @@ impl<'a> Builder<'a> {
                 from: s.from.clone(),
             })
             .collect();
+        let members: Vec<Member> = facts
+            .members
+            .iter()
+            .map(|m| Member {
+                name: m.name.clone(),
+                owner: m.owner.clone(),
+                kind: member_kind(m.kind).to_owned(),
+                line: m.line,
+            })
+            .collect();
+        if facts.text_truncated {
+            diagnostics.push(Diagnostic::new(
+                "module-text-truncated",
+                Severity::Info,
+                record.path.clone(),
+                None,
+                format!(
+                    "only the first {} KiB of this module's words are searchable (a generated or minified file?)",
+                    doc_bridge_source::MAX_TEXT_BYTES / 1024
+                ),
+                Some(id.clone()),
+            ));
+        }
+        if facts.members_truncated > 0 {
+            diagnostics.push(Diagnostic::new(
+                "members-truncated",
+                Severity::Info,
+                record.path.clone(),
+                None,
+                format!(
+                    "{} member(s) past the first {} were left out",
+                    facts.members_truncated,
+                    doc_bridge_source::MAX_MEMBERS
+                ),
+                Some(id.clone()),
+            ));
+        }
         ResolvedModule {
             area: area_of(&record.path, roots, &self.options.area_rules),
             module: Module {
@@ -422,6 +469,8 @@ impl<'a> Builder<'a> {
                 symbols,
                 imports,
                 line_count: facts.line_count,
+                members,
+                text: facts.text.clone(),
             },
             relations,
             diagnostics,
@@ -575,7 +624,11 @@ impl<'a> Builder<'a> {
                         )),
                     }
                 }
-                MentionShape::Symbol(name) => match self.declarations.get(name).map(Vec::as_slice) {
+                MentionShape::Symbol(name) => match qualified_member(&mention.text)
+                    .and_then(|q| self.declarations.get(&q))
+                    .or_else(|| self.declarations.get(name))
+                    .map(Vec::as_slice)
+                {
                     Some([only]) => relations.push(Relation {
                         from: id.clone(),
                         to: only.clone(),
@@ -831,6 +884,33 @@ fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
 }
 
 /// The serde (kebab-case) name of an analyzer enum value.
+/// An inline-code mention written as `Owner.member` (also `Owner::member`, `Owner#member`,
+/// with or without `()`), as the key members are declared under; `None` for other shapes.
+fn qualified_member(text: &str) -> Option<String> {
+    let trimmed = text.trim().trim_end_matches("()");
+    let normalized = trimmed.replace("::", ".").replace('#', ".");
+    let (owner, name) = normalized.rsplit_once('.')?;
+    let ident = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
+    };
+    (ident(owner) && ident(name) && !name.contains('.')).then(|| {
+        // The owner as declared is the type's name alone (`a.b.Store.get` is `Store.get`).
+        let owner = owner.rsplit('.').next().unwrap_or(owner);
+        format!("{owner}.{name}")
+    })
+}
+
+fn member_kind(kind: doc_bridge_source::MemberKind) -> &'static str {
+    match kind {
+        doc_bridge_source::MemberKind::Method => "method",
+        doc_bridge_source::MemberKind::AssociatedFunction => "associated-function",
+        doc_bridge_source::MemberKind::Field => "field",
+        doc_bridge_source::MemberKind::Constant => "constant",
+    }
+}
+
 fn kebab<T: serde::Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::String(s)) => s,

@@ -85,6 +85,7 @@ pub fn document_entity(
         summary: facts.summary.clone(),
         // Given apart when the facts have no further use (moved, not copied); else copied.
         body: body.unwrap_or_else(|| facts.body.clone()),
+        code: facts.code.clone(),
         tags: front.map(|f| f.tags.clone()).unwrap_or_default(),
         audience: front.map(|f| f.audience.clone()).unwrap_or_default(),
         owner: front.and_then(|f| f.owner.clone()),

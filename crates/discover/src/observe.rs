@@ -518,7 +518,7 @@ mod tests {
         std::fs::remove_file(dir.path().join("b.md")).unwrap();
         rustix::fs::mkfifoat(
             rustix::fs::CWD,
-            &dir.path().join("b.md"),
+            dir.path().join("b.md"),
             rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
         )
         .unwrap();

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 1;
+pub const ANALYZER_VERSION: u32 = 2;
 
 /// Maximum length of [`MarkdownFacts::summary`] in characters, the trailing
 /// "…" of a cut summary included.
@@ -47,6 +47,9 @@ pub struct MarkdownFacts {
     /// front matter are left out; inline code, link text and image alt text
     /// stay.
     pub body: String,
+    /// The text of the code blocks (fenced and indented), as written, one block per run of
+    /// lines; searchable apart from the prose (configuration examples, commands, API calls).
+    pub code: String,
     /// Every link and image with a destination, and every raw URL, in
     /// document order.
     pub links: Vec<Link>,
@@ -189,6 +192,7 @@ pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
         headings: walked.headings,
         summary,
         body: walked.body,
+        code: walked.code,
         links: walked.links,
         code_mentions: walked.code_mentions,
         line_count: lines.line_count(),

@@ -17,6 +17,8 @@ pub(crate) struct Walked {
     pub(crate) links: Vec<Link>,
     pub(crate) code_mentions: Vec<CodeMention>,
     pub(crate) body: String,
+    /// The text of code blocks (fenced and indented), one block after another.
+    pub(crate) code: String,
     /// Collapsed plain text of the first paragraph that has text of its own
     /// (image-only paragraphs, like a row of badges, are skipped), kept only
     /// up to the length a summary needs.
@@ -62,6 +64,8 @@ pub(crate) fn walk(text: &str, body_start: usize, lines: &LineIndex) -> Walked {
     let mut out = walker.out;
     let trimmed = out.body.trim_end().len();
     out.body.truncate(trimmed);
+    let trimmed = out.code.trim_end().len();
+    out.code.truncate(trimmed);
     out
 }
 
@@ -103,6 +107,10 @@ impl Walker<'_, '_> {
             Event::Start(tag) => self.start(tag, range.start),
             Event::End(tag) => self.end(tag),
             Event::Text(text) => {
+                if self.code_block_depth > 0 && self.html_block_depth == 0 {
+                    self.out.code.push_str(&text);
+                    return;
+                }
                 if self.code_block_depth > 0 || self.html_block_depth > 0 {
                     return;
                 }
@@ -226,6 +234,9 @@ impl Walker<'_, '_> {
             }
             TagEnd::CodeBlock => {
                 self.code_block_depth = self.code_block_depth.saturating_sub(1);
+                if !self.out.code.is_empty() && !self.out.code.ends_with('\n') {
+                    self.out.code.push('\n');
+                }
                 self.block_break();
             }
             TagEnd::HtmlBlock | TagEnd::MetadataBlock(_) => {

@@ -263,6 +263,18 @@ pub const RULES: &[RuleInfo] = &[
         "A package manifest does not parse; its package is not known.",
     ),
     rule(
+        "members-truncated",
+        Severity::Info,
+        RuleOrigin::Discovery,
+        "A module declares more members than are recorded; the rest are not searchable.",
+    ),
+    rule(
+        "module-text-truncated",
+        Severity::Info,
+        RuleOrigin::Discovery,
+        "Only the first part of a module's words is searchable (a generated or minified file?).",
+    ),
+    rule(
         "orphan-document",
         Severity::Warning,
         RuleOrigin::Check,

@@ -17,11 +17,13 @@ pub enum Field {
     Summary,
     /// Body text.
     Body,
+    /// The text of a document's code blocks.
+    Code,
 }
 
 impl Field {
     /// Every field, in a fixed order.
-    pub const ALL: [Field; 7] = [
+    pub const ALL: [Field; 8] = [
         Field::Title,
         Field::Headings,
         Field::Symbols,
@@ -29,6 +31,7 @@ impl Field {
         Field::Aliases,
         Field::Summary,
         Field::Body,
+        Field::Code,
     ];
 
     /// The field's name in artifacts and configuration.
@@ -41,6 +44,7 @@ impl Field {
             Field::Aliases => "aliases",
             Field::Summary => "summary",
             Field::Body => "body",
+            Field::Code => "code",
         }
     }
 
@@ -54,17 +58,18 @@ impl Field {
             Field::Aliases => 2.0,
             Field::Summary => 2.0,
             Field::Body => 1.0,
+            Field::Code => 1.0,
         }
     }
 }
 
 /// Field names, for validation messages.
 pub const FIELD_NAMES: &[&str] = &[
-    "title", "headings", "symbols", "path", "aliases", "summary", "body",
+    "title", "headings", "symbols", "path", "aliases", "summary", "body", "code",
 ];
 /// Default BM25 `k1`.
 pub const DEFAULT_K1: f64 = 1.2;
 /// Default BM25 `b`.
 pub const DEFAULT_B: f64 = 0.75;
 /// The tokenizer version (`lexiconVersion`). Any change to tokenizing is a new version.
-pub const LEXICON_VERSION: u32 = 1;
+pub const LEXICON_VERSION: u32 = 2;

@@ -209,6 +209,9 @@ pub struct Document {
     /// Front matter `checks`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<String>,
+    /// The text of the document's code blocks.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub code: String,
     /// sha256 of the file bytes.
     pub content_hash: ContentHash,
     /// Front matter `covers`, as written.
@@ -293,10 +296,32 @@ pub struct Module {
     pub language: String,
     /// Line count.
     pub line_count: u32,
+    /// Methods, associated functions, fields and constants of the module's types, by owner, in
+    /// source order (`Flask.register_blueprint`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<Member>,
     /// The file.
     pub path: RelPath,
     /// Exported symbols in source order.
     pub symbols: Vec<Symbol>,
+    /// The module's searchable words: comments, docstrings and identifiers, in source order,
+    /// bounded (see the `source` analyzer's `MAX_TEXT_BYTES`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+}
+
+/// A member of a type the module declares.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Member {
+    /// `method`, `associated-function`, `field` or `constant`.
+    pub kind: String,
+    /// 1-based line of its name.
+    pub line: u32,
+    /// The member's name (`register_blueprint`).
+    pub name: String,
+    /// The type it belongs to (`Flask`; nested types dotted: `Outer.Inner`).
+    pub owner: String,
 }
 
 /// An exported symbol.

@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod collection;
+pub mod file_role;
 pub mod freshness;
 pub mod graph;
 pub mod handoff;
@@ -18,6 +19,7 @@ pub mod overlay;
 pub mod projection;
 pub mod query;
 pub mod rank;
+pub mod references;
 pub mod table;
 pub mod token_memo;
 

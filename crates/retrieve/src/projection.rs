@@ -116,9 +116,12 @@ pub fn project_with_collection(
     (projection, collection)
 }
 
-fn field_map(values: [(Field, String); 7]) -> BTreeMap<String, String> {
+/// The fields by name; `code` only when there is some (documents with code blocks), so every
+/// other entry keeps the seven fields it always had.
+fn field_map(values: Vec<(Field, String)>) -> BTreeMap<String, String> {
     values
         .into_iter()
+        .filter(|(f, v)| *f != Field::Code || !v.is_empty())
         .map(|(f, v)| (f.name().to_owned(), v))
         .collect()
 }
@@ -145,7 +148,7 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
                 .map(|h| h.text.as_str())
                 .collect::<Vec<_>>()
                 .join("\n");
-            let fields = [
+            let fields = vec![
                 (Field::Title, d.title.clone()),
                 (Field::Headings, headings),
                 (Field::Symbols, String::new()),
@@ -153,6 +156,7 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
                 (Field::Aliases, String::new()),
                 (Field::Summary, summary),
                 (Field::Body, d.body.clone()),
+                (Field::Code, d.code.clone()),
             ];
             (
                 d.title.clone(),
@@ -174,19 +178,34 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
                     });
                 }
             }
+            // Members are named with their owner (`Flask.register_blueprint`): searchable by
+            // either word, and exact by the qualified name.
+            let mut seen_members: FxHashSet<(&str, &str)> = FxHashSet::default();
+            for member in &m.members {
+                if seen_members.insert((member.owner.as_str(), member.name.as_str())) {
+                    symbols.push(ProjectedSymbol {
+                        name: format!("{}.{}", member.owner, member.name),
+                        declared: true,
+                    });
+                }
+            }
             let symbol_text = symbols
                 .iter()
                 .map(|s| s.name.as_str())
                 .collect::<Vec<_>>()
                 .join(" ");
-            let imports = m
+            let mut imports = m
                 .imports
                 .iter()
                 .map(|i| i.specifier.as_str())
                 .collect::<Vec<_>>()
                 .join(" ");
+            if !m.text.is_empty() {
+                imports.push('\n');
+                imports.push_str(&m.text);
+            }
             let summary = overlay.summaries.get(id).cloned().unwrap_or_default();
-            let fields = [
+            let fields = vec![
                 (Field::Title, m.path.file_name().to_owned()),
                 (Field::Headings, String::new()),
                 (Field::Symbols, symbol_text),
@@ -205,7 +224,7 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
         }
         Entity::Area(a) => {
             let summary = overlay.summaries.get(id).cloned().unwrap_or_default();
-            let fields = [
+            let fields = vec![
                 (Field::Title, a.title.clone()),
                 (Field::Headings, String::new()),
                 (Field::Symbols, String::new()),
@@ -226,7 +245,7 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
                 .cloned()
                 .collect::<Vec<_>>()
                 .join(" ");
-            let fields = [
+            let fields = vec![
                 (Field::Title, p.name.clone()),
                 (Field::Headings, String::new()),
                 (Field::Symbols, String::new()),
@@ -248,6 +267,11 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
     }
     if overlay.canonical.contains(id) {
         tags.push("canonical".to_owned());
+    }
+    if matches!(entity, Entity::Document(_) | Entity::Module(_))
+        && let Some(role) = crate::file_role::file_role(entity.path())
+    {
+        tags.push(role.tag());
     }
     let mut fields = field_map(fields);
     fields.insert(Field::Aliases.name().to_owned(), aliases.join("\n"));
@@ -381,7 +405,7 @@ fn route_entry(
     provenance: &str,
     content_hash: ContentHash,
 ) -> ProjectedEntry {
-    let fields = field_map([
+    let fields = field_map(vec![
         (Field::Title, title.clone()),
         (Field::Headings, String::new()),
         (Field::Symbols, String::new()),

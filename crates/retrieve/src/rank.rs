@@ -14,8 +14,10 @@ use doc_bridge_model::index::RetrievalSettings;
 use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field};
 use serde::Serialize;
 
-use crate::collection::{Collection, Entry, ExactKind, FIELD_COUNT, normalize_name};
+use crate::collection::{Collection, Entry, ExactKind, FIELD_COUNT, normalize_name, style_key};
+use crate::file_role::FileRole;
 use crate::lexicon;
+use crate::references::{self, Reference};
 
 /// The best lexical hit of a query scores this much.
 pub const LEXICAL_SCALE: f64 = 50.0;
@@ -27,20 +29,45 @@ pub const EXACT_PATH: f64 = 150.0;
 pub const EXACT_SYMBOL: f64 = 150.0;
 /// The whole query is a symbol the module only re-exports.
 pub const REEXPORTED_SYMBOL: f64 = 75.0;
-/// For queries of at most two terms, each term that names an entry earns this share of the boost.
-pub const PER_TERM_IDENTITY: f64 = 0.5;
+/// The whole query is a document's title.
+pub const EXACT_TITLE: f64 = 150.0;
+/// For queries of two or three terms, an entry one of the terms names exactly earns this much:
+/// enough to reorder close lexical hits, never to lift a weak one (10% of [`LEXICAL_SCALE`]).
+pub const TERM_IDENTITY: f64 = 5.0;
 /// Weight of an accepted agent signal (0..=1): 15% of the exact-id boost.
 pub const SIGNAL_WEIGHT: f64 = 30.0;
 /// Prior for curated agent documents.
 pub const PRIOR_AGENT_DOC: f64 = 1.15;
-/// Prior for modules when the query is shaped like a symbol or a path.
-pub const PRIOR_MODULE_FOR_CODE: f64 = 1.3;
-/// Prior for documents when the query is shaped like a question.
-pub const PRIOR_DOCUMENT_FOR_QUESTION: f64 = 1.2;
-/// Graph proximity one hop from an anchor, as a share of [`LEXICAL_SCALE`] × the anchor's share.
-pub const PROXIMITY_ONE_HOP: f64 = 0.5;
-/// Graph proximity two hops from an anchor.
-pub const PROXIMITY_TWO_HOPS: f64 = 0.25;
+/// A report's reference to a file path resolves to the entries at that path: this much,
+/// shared among them.
+pub const REFERENCE_PATH: f64 = 30.0;
+/// A dotted name (`pkg.module.name`, `Class.method`) that resolves.
+pub const REFERENCE_DOTTED: f64 = 25.0;
+/// A code-shaped identifier (`store_cv_values`, `_hstack`) that a module declares.
+pub const REFERENCE_IDENTIFIER: f64 = 12.0;
+/// Upper bound of the reference part for one entry.
+pub const REFERENCE_CAP: f64 = 60.0;
+/// A reference that resolves to more entries than this names nothing in particular.
+pub const REFERENCE_MAX_TARGETS: usize = 6;
+
+/// Prior for modules when the query is a pasted report (a bug report, a traceback): the file
+/// a report is about is code.
+pub const PRIOR_MODULE_FOR_REPORT: f64 = 1.3;
+/// Prior for documents for every other query (words, a question, a name): documentation
+/// explains what code implements, so a page that matches as well as a module comes first.
+pub const PRIOR_DOCUMENT: f64 = 1.5;
+/// A query of at least this many words is read as a pasted report.
+pub const REPORT_WORDS: usize = 30;
+/// Prior for tests, fixtures, examples, playgrounds, generated and vendored files and
+/// changelogs, unless the query asks for them (see `file_role`): they rank after the source
+/// and documentation they exercise or describe.
+pub const PRIOR_SECONDARY_ROLE: f64 = 0.5;
+/// Graph proximity one hop from an anchor, at most (scaled by the anchor's share of the best
+/// anchor): 10% of [`LEXICAL_SCALE`]. It reorders close hits; it never lifts an entry above its
+/// anchor (the gain is cut to the gap) nor above a clearly stronger lexical hit.
+pub const PROXIMITY_ONE_HOP: f64 = 5.0;
+/// Graph proximity two hops from an anchor, at most.
+pub const PROXIMITY_TWO_HOPS: f64 = 2.5;
 /// How many of the best lexical hits anchor graph proximity.
 pub const PROXIMITY_ANCHORS: usize = 10;
 /// Canonicality: this × ln(1 + pagerank × N), capped at [`CANONICALITY_CAP`].
@@ -49,8 +76,6 @@ pub const CANONICALITY_WEIGHT: f64 = 0.5;
 pub const CANONICALITY_CAP: f64 = 5.0;
 /// `--agent`: documentation for agents earns this share of its lexical × prior.
 pub const AUDIENCE_FIT: f64 = 0.15;
-/// A translation whose page also matched in the asked language scores at most this share of it.
-pub const TRANSLATION_CAP: f64 = 0.95;
 /// Default result floor: results under this share of the best score are dropped.
 pub const DEFAULT_FLOOR: f64 = 1.0 / 3.0;
 
@@ -103,6 +128,10 @@ impl Default for Scoring {
 pub struct SearchOptions {
     /// Maximum results.
     pub limit: usize,
+    /// Leave out tests and fixtures (`search --no-tests`).
+    pub no_tests: bool,
+    /// Only entries whose path one of these globs matches (`search --path GLOB`).
+    pub paths: Option<globset::GlobSet>,
     /// Only entries of this kind.
     pub kind: Option<String>,
     /// Attach an explanation to each result (never changes the ranking).
@@ -121,6 +150,8 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             limit: 10,
+            no_tests: false,
+            paths: None,
             kind: None,
             explain: false,
             agent: false,
@@ -147,6 +178,15 @@ pub struct Parts {
     pub exact_path: f64,
     /// Exact exported symbol.
     pub exact_symbol: f64,
+    /// Exact title.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub exact_title: f64,
+    /// A term of a short query names the entry.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub term_identity: f64,
+    /// Explicit references of a pasted report that resolve to the entry.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reference: f64,
     /// Nearness to the best lexical hits.
     pub graph_proximity: f64,
     /// Log-scaled PageRank.
@@ -164,16 +204,28 @@ impl Parts {
             + self.exact_id
             + self.exact_path
             + self.exact_symbol
+            + self.exact_title
+            + self.term_identity
+            + self.reference
             + self.graph_proximity
             + self.canonicality
             + self.audience_fit
             + self.accepted_agent_signals
     }
 
-    /// The identity parts together.
+    /// The identity parts together (the whole query names the entry).
     pub fn identity(&self) -> f64 {
-        self.exact_id + self.exact_path + self.exact_symbol
+        self.exact_id + self.exact_path + self.exact_symbol + self.exact_title
     }
+
+    /// The lexical evidence: BM25F scaled, times the prior.
+    pub fn evidence(&self) -> f64 {
+        self.lexical * self.prior
+    }
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
 }
 
 /// How a result was found.
@@ -216,6 +268,9 @@ pub struct Explain {
     /// What the exact parts matched (`id`, `path`, `symbol`, `reexported-symbol`), per query term.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub identity: Vec<String>,
+    /// The report's references that named this entry.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<String>,
     /// The anchor that gave graph proximity, and the hops.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proximity_anchor: Option<String>,
@@ -250,6 +305,8 @@ pub struct Shape {
     pub code: bool,
     /// Looks like a question.
     pub question: bool,
+    /// A pasted report: many words, several lines with code, or a traceback.
+    pub report: bool,
 }
 
 /// Classifies a query.
@@ -286,7 +343,15 @@ pub fn shape(query: &str) -> Shape {
                 | "could"
                 | "are"
         );
-    Shape { code, question }
+    let report = terms.len() >= REPORT_WORDS
+        || query.contains("Traceback (most recent call last)")
+        || query.contains("```")
+        || (query.lines().count() >= 3 && terms.len() >= 12);
+    Shape {
+        code,
+        question,
+        report,
+    }
 }
 
 fn idf(n: usize, df: usize) -> f64 {
@@ -332,6 +397,8 @@ fn exact_value(kind: ExactKind) -> (f64, &'static str) {
         ExactKind::Path => (EXACT_PATH, "path"),
         ExactKind::Symbol => (EXACT_SYMBOL, "symbol"),
         ExactKind::ReexportedSymbol => (REEXPORTED_SYMBOL, "reexported-symbol"),
+        ExactKind::Title => (EXACT_TITLE, "title"),
+        ExactKind::Member => (0.0, "member"),
     }
 }
 
@@ -340,13 +407,28 @@ fn add_identity(parts: &mut Parts, kind: ExactKind, value: f64) {
         ExactKind::Id => &mut parts.exact_id,
         ExactKind::Path => &mut parts.exact_path,
         ExactKind::Symbol | ExactKind::ReexportedSymbol => &mut parts.exact_symbol,
+        ExactKind::Title => &mut parts.exact_title,
+        ExactKind::Member => return,
     };
     *slot = slot.max(value);
+}
+
+/// What `name` names exactly: by its normalized form, and by its words in any case style.
+fn exact_names(collection: &Collection, name: &str) -> Vec<(u32, ExactKind)> {
+    let mut found = collection.exact(&normalize_name(name));
+    let styled = style_key(name);
+    if !styled.is_empty() && styled != normalize_name(name) {
+        found.extend(collection.exact(&styled));
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 struct Candidate {
     parts: Parts,
     identity: Vec<String>,
+    references: Vec<String>,
     anchor: Option<String>,
 }
 
@@ -380,6 +462,7 @@ impl Candidates {
                             ..Parts::default()
                         },
                         identity: Vec::new(),
+                        references: Vec::new(),
                         anchor: None,
                     },
                 ));
@@ -426,28 +509,43 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         }
     }
 
-    // Exact identity: the whole query, and each term of a query of at most two terms.
-    let whole = normalize_name(query);
-    for (entry, kind) in collection.exact(&whole) {
-        {
-            let (value, label) = exact_value(kind);
-            let candidate = candidates.entry(entry as usize);
-            add_identity(&mut candidate.parts, kind, value);
-            candidate
-                .identity
-                .push(format!("{label}: {}", query.trim()));
+    // Exact identity: the whole query names the entry.
+    for (entry, kind) in exact_names(collection, query) {
+        let (value, label) = exact_value(kind);
+        let candidate = candidates.entry(entry as usize);
+        add_identity(&mut candidate.parts, kind, value);
+        candidate
+            .identity
+            .push(format!("{label}: {}", query.trim()));
+    }
+    // A term of a two- or three-term query that names an entry: a small bonus, for lexical hits.
+    let raw_terms: Vec<&str> = query.split_whitespace().collect();
+    let mut term_named: BTreeMap<usize, String> = BTreeMap::new();
+    if (2..=3).contains(&raw_terms.len()) {
+        for raw in &raw_terms {
+            for (entry, kind) in exact_names(collection, raw) {
+                let (_, label) = exact_value(kind);
+                term_named
+                    .entry(entry as usize)
+                    .or_insert_with(|| format!("{label} (term): {raw}"));
+            }
         }
     }
-    let raw_terms: Vec<&str> = query.split_whitespace().collect();
-    if raw_terms.len() == 2 {
-        for raw in &raw_terms {
-            for (entry, kind) in collection.exact(&normalize_name(raw)) {
-                let (value, label) = exact_value(kind);
-                let candidate = candidates.entry(entry as usize);
-                let before = candidate.parts.identity();
-                add_identity(&mut candidate.parts, kind, value * PER_TERM_IDENTITY);
-                if candidate.parts.identity() > before {
-                    candidate.identity.push(format!("{label} (term): {raw}"));
+
+    // A report's explicit references: paths, dotted names, identifiers, resolved.
+    if raw_terms.len() >= 4 {
+        for reference in references::extract(query) {
+            let (targets, weight) = resolve_reference(collection, &reference);
+            if targets.is_empty() || targets.len() > REFERENCE_MAX_TARGETS {
+                continue;
+            }
+            let share = weight / targets.len() as f64;
+            for target in targets {
+                let candidate = candidates.entry(target);
+                let before = candidate.parts.reference;
+                candidate.parts.reference = (before + share).min(REFERENCE_CAP);
+                if candidate.parts.reference > before && candidate.references.len() < 5 {
+                    candidate.references.push(reference.text().to_owned());
                 }
             }
         }
@@ -461,20 +559,39 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         .map(|c| c.parts.bm25)
         .fold(0.0, f64::max);
     let shape = shape(query);
+    let asked = asked_roles(query);
     for (entry, candidate) in candidates.items.iter_mut() {
         let e = collection.entry(*entry);
         let parts = &mut candidate.parts;
+        if let Some(role) = e.role()
+            && !asked.contains(&role)
+        {
+            parts.prior *= PRIOR_SECONDARY_ROLE;
+        }
         if best_bm25 > 0.0 {
             parts.lexical = LEXICAL_SCALE * parts.bm25 / best_bm25;
         }
         if e.agent_doc() {
             parts.prior *= PRIOR_AGENT_DOC;
         }
-        if shape.code && e.is_kind("module") {
-            parts.prior *= PRIOR_MODULE_FOR_CODE;
+        if shape.report {
+            if e.is_kind("module") {
+                parts.prior *= PRIOR_MODULE_FOR_REPORT;
+            }
+        } else if e.is_kind("document") {
+            parts.prior *= PRIOR_DOCUMENT;
         }
-        if shape.question && e.is_kind("document") {
-            parts.prior *= PRIOR_DOCUMENT_FOR_QUESTION;
+    }
+
+    for (entry, named) in term_named {
+        if let Some(&slot) = candidates.slot.get(entry)
+            && slot != u32::MAX
+        {
+            let candidate = &mut candidates.items[slot as usize].1;
+            if candidate.parts.lexical > 0.0 && candidate.parts.identity() == 0.0 {
+                candidate.parts.term_identity = TERM_IDENTITY;
+                candidate.identity.push(named);
+            }
         }
     }
 
@@ -495,13 +612,27 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
     let mut proximity: BTreeMap<usize, (f64, String)> = BTreeMap::new();
     for (anchor, value) in &anchors {
         let share = value / best_anchor;
+        // The anchor's score before proximity: no neighbour is lifted above it.
+        let anchor_score = candidates
+            .slot
+            .get(*anchor)
+            .and_then(|&i| candidates.items.get(i as usize))
+            .map_or(0.0, |(_, c)| c.parts.total());
         for (hop, factor) in [(1usize, PROXIMITY_ONE_HOP), (2, PROXIMITY_TWO_HOPS)] {
             let reached = neighbours(collection, *anchor, hop);
             for target in reached {
                 if target == *anchor {
                     continue;
                 }
-                let gain = factor * LEXICAL_SCALE * share;
+                let own = candidates
+                    .slot
+                    .get(target)
+                    .and_then(|&i| candidates.items.get(i as usize))
+                    .map_or(0.0, |(_, c)| c.parts.total());
+                let gain = (factor * share).min((anchor_score - own).max(0.0));
+                if gain <= 0.0 {
+                    continue;
+                }
                 let slot = proximity.entry(target).or_insert((0.0, String::new()));
                 if gain > slot.0 {
                     *slot = (
@@ -541,10 +672,14 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         .iter()
         .enumerate()
         .filter(|(_, (entry, _))| {
-            options
-                .kind
-                .as_deref()
-                .is_none_or(|k| kind_matches(collection.entry(*entry), k))
+            let e = collection.entry(*entry);
+            options.kind.as_deref().is_none_or(|k| kind_matches(e, k))
+                && !(options.no_tests
+                    && matches!(e.role(), Some(FileRole::Test | FileRole::Fixture)))
+                && options
+                    .paths
+                    .as_ref()
+                    .is_none_or(|globs| globs.is_match(e.path()))
         })
         .map(|(index, (entry, candidate))| Scored {
             entry: *entry,
@@ -557,10 +692,17 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         .filter(|s| s.score > 0.0)
         .collect();
 
-    cap_translations(collection, &mut scored, &options.language);
+    collapse_translations(collection, &mut scored, &options.language);
     // Collapsing keeps each group's best score, so the floor can be applied first (cheaper).
+    // The floor holds for the total and, separately, for the lexical evidence: an entry the
+    // query names does not hide every answer that only matched its words.
     let best = scored.iter().map(|s| s.score).fold(0.0, f64::max);
-    scored.retain(|s| s.score >= best * options.floor);
+    let evidence = |s: &Scored| items[s.candidate].1.parts.evidence();
+    let best_evidence = scored.iter().map(evidence).fold(0.0, f64::max);
+    scored.retain(|s| {
+        s.score >= best * options.floor
+            || (best_evidence > 0.0 && evidence(s) >= best_evidence * options.floor)
+    });
     let mut scored = collapse_by_path(collection, scored);
     // A total order (entries are unique after collapsing), so an unstable sort is exact.
     scored.sort_unstable_by(|a, b| {
@@ -605,6 +747,99 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
                 }
             },
         )
+        .collect()
+}
+
+/// The entries a reference names, and the weight it carries: a path by its longest suffix
+/// that names a file; a dotted name as a module path, then as `Owner.member`, then as a
+/// module path and a name it declares, then by its last name alone (weaker); an identifier as
+/// a declared symbol or member.
+fn resolve_reference(collection: &Collection, reference: &Reference) -> (Vec<usize>, f64) {
+    let of_kind = |key: &str, kinds: &[ExactKind]| -> Vec<usize> {
+        let mut found: Vec<usize> = collection
+            .exact(&normalize_name(key))
+            .into_iter()
+            .filter(|(entry, kind)| {
+                kinds.contains(kind)
+                    && matches!(
+                        collection.entry(*entry as usize).kind(),
+                        "module" | "document"
+                    )
+            })
+            .map(|(entry, _)| entry as usize)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    };
+    const CODE: &[ExactKind] = &[ExactKind::Symbol, ExactKind::ReexportedSymbol];
+    const NAMES: &[ExactKind] = &[ExactKind::Symbol, ExactKind::Member];
+    match reference {
+        Reference::Path(path) => {
+            let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+            for start in 0..segments.len() {
+                let suffix = segments[start..].join("/");
+                let found = of_kind(&suffix, &[ExactKind::Path]);
+                if !found.is_empty() {
+                    let weight = if segments.len() - start >= 2 {
+                        REFERENCE_PATH
+                    } else {
+                        REFERENCE_PATH / 2.0
+                    };
+                    return (found, weight);
+                }
+            }
+            (Vec::new(), 0.0)
+        }
+        Reference::Dotted(name) => {
+            let parts: Vec<&str> = name.split('.').collect();
+            let as_path = parts.join("/");
+            for key in [as_path.clone(), format!("{as_path}/__init__")] {
+                let found = of_kind(&key, &[ExactKind::Path]);
+                if !found.is_empty() {
+                    return (found, REFERENCE_DOTTED);
+                }
+            }
+            if parts.len() >= 2 {
+                let last = parts[parts.len() - 1];
+                let qualified = format!("{}.{last}", parts[parts.len() - 2]);
+                let found = of_kind(&qualified, CODE);
+                if !found.is_empty() {
+                    return (found, REFERENCE_DOTTED);
+                }
+                // `pkg.module.name`: the module at `pkg/module` declaring `name`.
+                let prefix = parts[..parts.len() - 1].join("/");
+                let mut modules = of_kind(&prefix, &[ExactKind::Path]);
+                modules.extend(of_kind(&format!("{prefix}/__init__"), &[ExactKind::Path]));
+                let declaring = of_kind(last, NAMES);
+                let both: Vec<usize> = declaring
+                    .iter()
+                    .copied()
+                    .filter(|e| modules.contains(e))
+                    .collect();
+                if !both.is_empty() {
+                    return (both, REFERENCE_DOTTED);
+                }
+                if !declaring.is_empty() {
+                    return (declaring, REFERENCE_IDENTIFIER);
+                }
+            }
+            (Vec::new(), 0.0)
+        }
+        Reference::Identifier(name) => (of_kind(name, NAMES), REFERENCE_IDENTIFIER),
+    }
+}
+
+/// The roles a query asks for by name (`session tests` asks for tests).
+fn asked_roles(query: &str) -> Vec<FileRole> {
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .map(lexicon::fold)
+        .collect();
+    FileRole::ALL
+        .into_iter()
+        .filter(|role| role.asked_by().iter().any(|w| words.iter().any(|q| q == w)))
         .collect()
 }
 
@@ -659,7 +894,10 @@ fn page_keys(entry: Entry<'_>) -> (String, Option<String>) {
     }
 }
 
-fn cap_translations(collection: &Collection, scored: &mut [Scored], asked: &str) {
+/// One result per page: a translation whose page in the asked language is also a result is
+/// folded into that page (named in its `collapsed`, with a note); the page keeps its own score.
+/// A translation whose page did not match stays.
+fn collapse_translations(collection: &Collection, scored: &mut Vec<Scored>, asked: &str) {
     let in_asked = |e: Entry<'_>| {
         e.language().is_none_or(|l| {
             l.eq_ignore_ascii_case(asked)
@@ -676,37 +914,58 @@ fn cap_translations(collection: &Collection, scored: &mut [Scored], asked: &str)
     if !translations {
         return;
     }
-    let asked_scores: Vec<((String, Option<String>), f64)> = scored
-        .iter()
-        .map(|s| (collection.entry(s.entry), s.score))
-        .filter(|(e, _)| e.kind() == "document" && in_asked(*e))
-        .map(|(e, score)| (page_keys(e), score))
-        .collect();
-    for Scored {
-        entry,
-        score,
-        notes,
-        ..
-    } in scored.iter_mut()
-    {
-        let e = collection.entry(*entry);
+    // Pages in the asked language, by both keys (the path without its language segment, and
+    // the part after it).
+    let mut by_full: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_suffix: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, s) in scored.iter().enumerate() {
+        let e = collection.entry(s.entry);
+        if e.kind() == "document" && in_asked(e) {
+            let (full, suffix) = page_keys(e);
+            by_full.entry(full).or_insert(i);
+            if let Some(suffix) = suffix {
+                by_suffix.entry(suffix).or_insert(i);
+            }
+        }
+    }
+    let mut folded: Vec<(usize, usize)> = Vec::new();
+    for (i, s) in scored.iter().enumerate() {
+        let e = collection.entry(s.entry);
         if e.kind() != "document" || in_asked(e) {
             continue;
         }
         let (full, suffix) = page_keys(e);
-        let sibling = asked_scores
-            .iter()
-            .filter(|((f, s), _)| *f == full || (suffix.is_some() && *s == suffix))
-            .map(|(_, score)| *score)
-            .fold(f64::NEG_INFINITY, f64::max);
-        if sibling.is_finite() && *score > sibling * TRANSLATION_CAP {
-            *score = sibling * TRANSLATION_CAP;
-            notes.push(format!(
-                "translation ({}) capped below the page in `{asked}`",
-                e.language().unwrap_or("")
-            ));
+        let page = by_full
+            .get(&full)
+            .or_else(|| suffix.as_ref().and_then(|s| by_suffix.get(s)));
+        if let Some(&page) = page {
+            folded.push((i, page));
         }
     }
+    if folded.is_empty() {
+        return;
+    }
+    let mut remove = vec![false; scored.len()];
+    for (translation, page) in folded {
+        let e = collection.entry(scored[translation].entry);
+        let note = format!(
+            "translation ({}) folded into this page",
+            e.language().unwrap_or("")
+        );
+        let id = e.id().to_owned();
+        let keep = &mut scored[page];
+        keep.collapsed.push(id);
+        if !keep.notes.contains(&note) {
+            keep.notes.push(note);
+        }
+        remove[translation] = true;
+    }
+    let mut index = 0;
+    scored.retain(|_| {
+        let keep = !remove[index];
+        index += 1;
+        keep
+    });
 }
 
 /// One result per path. A route (intent, ownership) gives its score to the entity at its path.
@@ -799,6 +1058,7 @@ fn explain(
             .map(|(f, _)| f.name().to_owned())
             .collect(),
         identity: candidate.identity.clone(),
+        references: candidate.references.clone(),
         proximity_anchor: candidate.anchor.clone(),
         collapsed,
         notes,

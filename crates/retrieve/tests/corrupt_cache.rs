@@ -53,7 +53,7 @@ fn projection() -> RetrievalIndexV1 {
         snapshot_hash: ContentHash::of_bytes(b""),
         overlay_hash: ContentHash::of_bytes(b""),
         configuration_hash: ContentHash::of_bytes(b""),
-        lexicon_version: 1,
+        lexicon_version: doc_bridge_model::retrieval::LEXICON_VERSION,
         graph: GraphParams {
             version: 1,
             damping: 0.85,
@@ -78,7 +78,7 @@ fn cache_bytes() -> (Vec<u8>, FileStamp) {
     };
     let cache = SearchCache {
         format: SEARCH_CACHE_FORMAT,
-        lexicon_version: 1,
+        lexicon_version: doc_bridge_model::retrieval::LEXICON_VERSION,
         index_stamp: stamp,
         index_hash: ContentHash::of_bytes(b"i"),
         inputs_hash: ContentHash::of_bytes(b"n"),
@@ -88,7 +88,7 @@ fn cache_bytes() -> (Vec<u8>, FileStamp) {
             inode: 6,
         }),
         retrieval: RetrievalSettings {
-            lexicon_version: 1,
+            lexicon_version: doc_bridge_model::retrieval::LEXICON_VERSION,
             weights: BTreeMap::new(),
             params: BTreeMap::new(),
         },

@@ -158,7 +158,15 @@ fn proximity_only_results_carry_the_weaker_confidence() {
     );
     let p = projection(vec![doc, module]);
     let collection = Collection::build(&p);
-    let hits = search(&collection, "signing rotation", &SearchOptions::default());
+    // A relation alone scores under the default floor; with none, it is listed last.
+    let hits = search(
+        &collection,
+        "signing rotation",
+        &SearchOptions {
+            floor: 0.0,
+            ..SearchOptions::default()
+        },
+    );
     let related = hits
         .iter()
         .find(|h| p.entries[h.entry].id == "module:src/keystore.ts")
@@ -167,7 +175,12 @@ fn proximity_only_results_carry_the_weaker_confidence() {
     assert_eq!(related.parts.lexical, 0.0);
     assert_eq!(related.parts.canonicality, 0.0);
     assert!(related.parts.graph_proximity > 0.0);
+    assert!(related.parts.graph_proximity <= 5.0);
     assert_eq!(hits[0].confidence, Confidence::Medium);
+    assert!(
+        !ids(&p, "signing rotation", &SearchOptions::default())
+            .contains(&"module:src/keystore.ts".to_owned())
+    );
 }
 
 #[test]
@@ -244,7 +257,9 @@ fn two_term_queries_name_things_but_sentences_do_not() {
             ..SearchOptions::default()
         },
     );
-    assert!(two.iter().all(|h| h.parts.exact_path > 0.0));
+    // Each term names a module: a small bonus on top of the lexical match, not an identity.
+    assert!(two.iter().all(|h| h.parts.term_identity > 0.0));
+    assert!(two.iter().all(|h| h.parts.identity() == 0.0));
     let sentence = search(
         &collection,
         "how are session tokens refreshed",
@@ -279,13 +294,20 @@ fn translation_never_outranks_the_page_in_the_asked_language() {
             ..SearchOptions::default()
         },
     );
-    assert_eq!(
-        order,
-        [
-            "document:docs/en/guide/config.md",
-            "document:docs/ja/guide/config.md"
-        ]
+    // One result per page, in the asked language; the translation is folded into it.
+    assert_eq!(order, ["document:docs/en/guide/config.md"]);
+    let collection = Collection::build(&p);
+    let explained = search(
+        &collection,
+        "configuration",
+        &SearchOptions {
+            floor: 0.0,
+            explain: true,
+            ..SearchOptions::default()
+        },
     );
+    let explain = explained[0].explain.as_ref().unwrap();
+    assert_eq!(explain.collapsed, ["document:docs/ja/guide/config.md"]);
     let japanese = ids(
         &p,
         "configuration",

@@ -609,8 +609,8 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::{collect_agent_ids, role_for};
-    use std::collections::BTreeSet;
     use doc_bridge_model::config::Config;
+    use std::collections::BTreeSet;
 
     fn config(registry: &str) -> Config {
         let text = format!(r#"{{"schemaVersion": 1, "intelligence": {{"registry": {registry}}}}}"#);

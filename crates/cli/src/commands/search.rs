@@ -26,6 +26,8 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     let query = args.query.join(" ");
     let options = SearchOptions {
         limit: args.limit,
+        no_tests: args.no_tests,
+        paths: path_globs(&args.paths)?,
         kind: args.kind.clone(),
         explain: args.explain,
         agent: args.agent,
@@ -133,4 +135,22 @@ fn result_json(collection: &Collection, hit: &Hit) -> serde_json::Value {
 /// Scores are printed to 4 decimals: stable text, no float noise in snapshots.
 fn round(score: f64) -> f64 {
     (score * 1e4).round() / 1e4
+}
+
+/// The `--path` globs, matched against repository-relative paths; `None` without any.
+fn path_globs(globs: &[String]) -> Result<Option<globset::GlobSet>, UserError> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut set = globset::GlobSetBuilder::new();
+    for glob in globs {
+        let glob = globset::GlobBuilder::new(glob.trim_start_matches("./"))
+            .literal_separator(true)
+            .build()
+            .map_err(|e| UserError::error(format!("--path {glob}: {e}")))?;
+        set.add(glob);
+    }
+    set.build()
+        .map(Some)
+        .map_err(|e| UserError::error(format!("--path: {e}")))
 }

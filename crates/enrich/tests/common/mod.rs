@@ -57,6 +57,7 @@ fn document(path: &str, seed: &str, title: &str, summary: &str, lines: u32) -> D
         headings: Vec::new(),
         summary: summary.to_owned(),
         body: String::new(),
+        code: String::new(),
         tags: Vec::new(),
         audience: Vec::new(),
         owner: None,
@@ -79,6 +80,8 @@ fn module(path: &str, seed: &str, lines: u32) -> Module {
         symbols: Vec::new(),
         imports: Vec::new(),
         line_count: lines,
+        members: Vec::new(),
+        text: String::new(),
     }
 }
 

@@ -12,7 +12,7 @@ use doc_bridge_model::timing::phase;
 
 use super::analyse::{AnalysedEntry, SHARDS, TermList, analyse};
 use super::image::{self, Section};
-use super::{Collection, ExactKind, FIELD_COUNT, normalize_name};
+use super::{Collection, ExactKind, FIELD_COUNT, normalize_name, stem_without_order, style_key};
 use crate::table::{TableBuilder, TableBytes, write_varint};
 
 /// One term's postings as they are appended, in entry order.
@@ -114,7 +114,13 @@ impl Columns {
             0u8,
             |flags, (set, bit)| if *set { flags | bit } else { flags },
         );
-        self.flags.push(flags);
+        let role = entry
+            .tags
+            .iter()
+            .find_map(|t| crate::file_role::FileRole::from_tag(t))
+            .map_or(0, crate::file_role::FileRole::code);
+        self.flags
+            .push(flags | (role << image::ROLE_SHIFT) & image::ROLE_MASK);
         // In the order of the slots in `image`.
         for text in [
             entry.id.as_str(),
@@ -278,8 +284,7 @@ fn columns_and_names(
     let mut exact: FxHashMap<String, Vec<(u32, ExactKind)>> = FxHashMap::default();
     for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(analysed) {
         let index = u32::try_from(index).unwrap_or(u32::MAX);
-        let mut add = |name: &str, kind: ExactKind| {
-            let key = normalize_name(name);
+        let mut add_key = |key: String, kind: ExactKind| {
             if !key.is_empty() {
                 let list = exact.entry(key).or_default();
                 // Entries are added in index order, so this entry's own pairs are the list's
@@ -295,19 +300,56 @@ fn columns_and_names(
                 }
             }
         };
-        add(&entry.id, ExactKind::Id);
-        for alias in &entry.aliases {
-            add(alias, ExactKind::Id);
-        }
-        if entry.kind != "intent" {
-            add(entry.path.as_str(), ExactKind::Path);
-            if matches!(entry.kind.as_str(), "document" | "module") {
-                add(entry.path.file_name(), ExactKind::Path);
-                add(entry.path.file_stem(), ExactKind::Path);
-                if let Some((without_ext, _)) = entry.path.as_str().rsplit_once('.') {
-                    add(without_ext, ExactKind::Path);
+        // A name as written, and (for names people type in another case style) by its words.
+        let mut add = |name: &str, kind: ExactKind, any_style: bool| {
+            add_key(normalize_name(name), kind);
+            if any_style {
+                let key = style_key(name);
+                if key != normalize_name(name) {
+                    add_key(key, kind);
                 }
             }
+        };
+        add(&entry.id, ExactKind::Id, false);
+        for alias in &entry.aliases {
+            add(alias, ExactKind::Id, false);
+        }
+        if entry.kind != "intent" {
+            add(entry.path.as_str(), ExactKind::Path, false);
+            if matches!(entry.kind.as_str(), "document" | "module") {
+                add(entry.path.file_name(), ExactKind::Path, false);
+                let stem = entry.path.file_stem();
+                add(stem, ExactKind::Path, true);
+                if let Some(unordered) = stem_without_order(stem) {
+                    add(unordered, ExactKind::Path, true);
+                }
+                let without_ext = entry
+                    .path
+                    .as_str()
+                    .rsplit_once('.')
+                    .map_or(entry.path.as_str(), |(w, _)| w);
+                if without_ext != entry.path.as_str() {
+                    add(without_ext, ExactKind::Path, false);
+                }
+                // Every suffix of two segments or more (`flask/app.py` names `src/flask/app.py`),
+                // with and without the extension.
+                let segments: Vec<usize> = entry
+                    .path
+                    .as_str()
+                    .match_indices('/')
+                    .map(|(i, _)| i + 1)
+                    .collect();
+                // Start points of suffixes, leaving at least two segments.
+                for start in segments.iter().take(segments.len().saturating_sub(1)) {
+                    add(&entry.path.as_str()[*start..], ExactKind::Path, false);
+                    if let Some(suffix) = without_ext.get(*start..) {
+                        add(suffix, ExactKind::Path, false);
+                    }
+                }
+            }
+        }
+        if entry.kind == "document" && !entry.title.trim().is_empty() {
+            add(&entry.title, ExactKind::Title, true);
         }
         for symbol in &entry.symbols {
             let kind = if symbol.declared {
@@ -315,7 +357,10 @@ fn columns_and_names(
             } else {
                 ExactKind::ReexportedSymbol
             };
-            add(&symbol.name, kind);
+            add(&symbol.name, kind, true);
+            if let Some((_, member)) = symbol.name.rsplit_once('.') {
+                add(member, ExactKind::Member, false);
+            }
         }
 
         let mut neighbours: Vec<u32> = entry

@@ -39,6 +39,9 @@ pub(super) const AGENT_DOC: u8 = 1;
 pub(super) const FOR_AGENTS: u8 = 2;
 pub(super) const HAS_LANGUAGE: u8 = 4;
 pub(super) const HAS_TARGET: u8 = 8;
+/// Bits 4..=6 of the flags: the file role's code (`FileRole::code`, 0 for none).
+pub(super) const ROLE_SHIFT: u8 = 4;
+pub(super) const ROLE_MASK: u8 = 0b0111_0000;
 
 /// The sections, in image order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -42,6 +42,11 @@ pub enum ExactKind {
     Symbol,
     /// A symbol the module only re-exports.
     ReexportedSymbol,
+    /// A document's title.
+    Title,
+    /// The bare name of a member (`register_blueprint` of `Flask.register_blueprint`): found
+    /// for a report's references, never an identity of the whole query.
+    Member,
 }
 
 impl ExactKind {
@@ -51,6 +56,8 @@ impl ExactKind {
             1 => Some(ExactKind::Path),
             2 => Some(ExactKind::Symbol),
             3 => Some(ExactKind::ReexportedSymbol),
+            4 => Some(ExactKind::Title),
+            5 => Some(ExactKind::Member),
             _ => None,
         }
     }
@@ -176,6 +183,13 @@ impl<'a> Entry<'a> {
         self.flags() & image::FOR_AGENTS != 0
     }
 
+    /// The file's role (test, example, ...), when it has one.
+    pub fn role(&self) -> Option<crate::file_role::FileRole> {
+        crate::file_role::FileRole::from_code(
+            (self.flags() & image::ROLE_MASK) >> image::ROLE_SHIFT,
+        )
+    }
+
     /// Accepted agent signal (clamp before use: a corrupt cache can hold anything).
     pub fn signal(&self) -> f64 {
         self.number(0)
@@ -260,6 +274,43 @@ impl Iterator for PostingList<'_> {
 }
 
 /// Normalizes a name for exact matching: trimmed, folded, without `./`, a trailing `/` or `()`.
+/// A name's key whatever its case style: the words of `workerOptions`, `worker_options`,
+/// `worker-options`, `Worker Options` and `worker.options` are `worker-options`. Words are
+/// runs of letters, digits, `$` and `@`, split also where a lower-case letter meets an upper-case
+/// one. Empty when there is no word.
+pub fn style_key(text: &str) -> String {
+    let mut key = String::with_capacity(text.len());
+    let mut previous_lower = false;
+    let mut in_word = false;
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '$' || c == '@' {
+            let boundary = previous_lower && c.is_uppercase();
+            if (!in_word || boundary) && !key.is_empty() {
+                key.push('-');
+            }
+            key.extend(c.to_lowercase());
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+            in_word = true;
+        } else {
+            in_word = false;
+            previous_lower = false;
+        }
+    }
+    lexicon::fold(&key)
+}
+
+/// A file stem without the ordering prefix documentation sites put in front (`02-$state` is
+/// `$state`, `01_intro` is `intro`); `None` when there is none or nothing would be left.
+pub fn stem_without_order(stem: &str) -> Option<&str> {
+    let digits = stem.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = &stem[digits..];
+    let trimmed = rest.trim_start_matches(['-', '_', '.']);
+    (trimmed.len() < rest.len() && !trimmed.is_empty()).then_some(trimmed)
+}
+
 pub fn normalize_name(text: &str) -> String {
     let trimmed = text
         .trim()

@@ -1,0 +1,374 @@
+//! What part a file plays in its repository, from path conventions: tests, fixtures, examples,
+//! playgrounds, generated and vendored code, changelogs. A search for how something works wants
+//! the source and the documentation first, and these after them (unless the query asks for
+//! them: `search "session tests"`).
+//!
+//! The conventions are the common ones across ecosystems: directories (`tests/`, `__tests__/`,
+//! `spec/`, `fixtures/`, `testdata/`, `examples/`, `playground/`, `vendor/`, `third_party/`,
+//! `generated/`) and file names (`test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`,
+//! `x.spec.js`, `conftest.py`, `x.min.js`, `x_pb2.py`, `x.pb.go`, `CHANGELOG.md`); source
+//! files kept under a documentation directory (`docs/`, `docs_src/`) are examples. A path gets
+//! the role of its first matching convention, directories from the root first (a fixture
+//! directory anywhere on the way wins: `tests/fixtures/` holds fixtures).
+
+use doc_bridge_model::RelPath;
+
+/// A file's role, when it is not plain source or documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FileRole {
+    /// Test code (`tests/`, `test_*.py`, `*_test.go`, `*.spec.ts`).
+    Test,
+    /// Test data (`fixtures/`, `testdata/`, `__snapshots__/`).
+    Fixture,
+    /// Examples and demos.
+    Example,
+    /// Playgrounds and sandboxes.
+    Playground,
+    /// Generated code (`generated/`, `*.min.js`, protobuf output).
+    Generated,
+    /// Third-party code kept in the repository.
+    Vendored,
+    /// Change logs, release notes, changesets.
+    Changelog,
+}
+
+impl FileRole {
+    /// Every role, in tag order.
+    pub const ALL: [FileRole; 7] = [
+        FileRole::Test,
+        FileRole::Fixture,
+        FileRole::Example,
+        FileRole::Playground,
+        FileRole::Generated,
+        FileRole::Vendored,
+        FileRole::Changelog,
+    ];
+
+    /// The role's name (`test`, ...); its projection tag is `role:<name>`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileRole::Test => "test",
+            FileRole::Fixture => "fixture",
+            FileRole::Example => "example",
+            FileRole::Playground => "playground",
+            FileRole::Generated => "generated",
+            FileRole::Vendored => "vendored",
+            FileRole::Changelog => "changelog",
+        }
+    }
+
+    /// The projection tag.
+    pub fn tag(self) -> String {
+        format!("role:{}", self.name())
+    }
+
+    /// The role a projection tag names.
+    pub fn from_tag(tag: &str) -> Option<FileRole> {
+        let name = tag.strip_prefix("role:")?;
+        FileRole::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// A number for the search collection's entry flags (1..=7; 0 is no role).
+    pub fn code(self) -> u8 {
+        match self {
+            FileRole::Test => 1,
+            FileRole::Fixture => 2,
+            FileRole::Example => 3,
+            FileRole::Playground => 4,
+            FileRole::Generated => 5,
+            FileRole::Vendored => 6,
+            FileRole::Changelog => 7,
+        }
+    }
+
+    /// The role a flag number names.
+    pub fn from_code(code: u8) -> Option<FileRole> {
+        FileRole::ALL.into_iter().find(|r| r.code() == code)
+    }
+
+    /// Query words that ask for files of this role (folded): with one of them in the query, the
+    /// role is not ranked down.
+    pub fn asked_by(self) -> &'static [&'static str] {
+        match self {
+            FileRole::Test | FileRole::Fixture => &[
+                "test",
+                "tests",
+                "testing",
+                "tested",
+                "spec",
+                "specs",
+                "fixture",
+                "fixtures",
+                "conftest",
+                "pytest",
+                "unittest",
+                "jest",
+                "vitest",
+                "mock",
+                "mocks",
+                "snapshot",
+                "snapshots",
+            ],
+            FileRole::Example => &["example", "examples", "demo", "demos", "sample", "samples"],
+            FileRole::Playground => &["playground", "playgrounds", "sandbox"],
+            FileRole::Generated => &["generated", "codegen"],
+            FileRole::Vendored => &["vendor", "vendored", "third-party", "thirdparty"],
+            FileRole::Changelog => &[
+                "changelog",
+                "changelogs",
+                "release",
+                "releases",
+                "changeset",
+                "changesets",
+                "history",
+                "changed",
+                "changes",
+                "version",
+                "migration",
+            ],
+        }
+    }
+}
+
+const TEST_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "__tests__",
+    "spec",
+    "specs",
+    "e2e",
+    "testing",
+];
+const FIXTURE_DIRS: &[&str] = &[
+    "fixtures",
+    "fixture",
+    "__fixtures__",
+    "testdata",
+    "test-data",
+    "test_data",
+    "__snapshots__",
+    "__mocks__",
+];
+const EXAMPLE_DIRS: &[&str] = &["examples", "example", "demo", "demos", "samples"];
+const PLAYGROUND_DIRS: &[&str] = &["playground", "playgrounds", "sandbox", "sandboxes"];
+const GENERATED_DIRS: &[&str] = &["generated", ".generated", "__generated__", "gen"];
+const VENDORED_DIRS: &[&str] = &[
+    "vendor",
+    "vendored",
+    "third_party",
+    "third-party",
+    "thirdparty",
+];
+const CHANGELOG_DIRS: &[&str] = &[
+    ".changeset",
+    ".changesets",
+    "changelog",
+    "changelogs",
+    "release-notes",
+];
+
+/// The role of the file at `path`, if any.
+pub fn file_role(path: &RelPath) -> Option<FileRole> {
+    let text = path.as_str();
+    let mut parts: Vec<&str> = text.split('/').collect();
+    let name = parts.pop().unwrap_or("");
+    let dirs: Vec<String> = parts.iter().map(|d| d.to_ascii_lowercase()).collect();
+    // Test data is test data wherever it sits (`tests/fixtures/` holds fixtures).
+    if dirs.iter().any(|d| FIXTURE_DIRS.contains(&d.as_str())) {
+        return Some(FileRole::Fixture);
+    }
+    for dir in &dirs {
+        let dir = dir.as_str();
+        if TEST_DIRS.contains(&dir) {
+            return Some(FileRole::Test);
+        }
+        if EXAMPLE_DIRS.contains(&dir) {
+            return Some(FileRole::Example);
+        }
+        if PLAYGROUND_DIRS.contains(&dir) {
+            return Some(FileRole::Playground);
+        }
+        if GENERATED_DIRS.contains(&dir) {
+            return Some(FileRole::Generated);
+        }
+        if VENDORED_DIRS.contains(&dir) {
+            return Some(FileRole::Vendored);
+        }
+        if CHANGELOG_DIRS.contains(&dir) {
+            return Some(FileRole::Changelog);
+        }
+    }
+    if let Some(role) = name_role(name) {
+        return Some(role);
+    }
+    // Code kept with the documentation is there to be shown (`docs_src/tutorial001.py`,
+    // `docs/examples/app.ts`): an example.
+    if is_code(name) && dirs.iter().any(|d| DOC_DIRS.contains(&d.as_str())) {
+        return Some(FileRole::Example);
+    }
+    None
+}
+
+const DOC_DIRS: &[&str] = &[
+    "docs",
+    "doc",
+    "documentation",
+    "docs_src",
+    "doc_src",
+    "docs-src",
+];
+
+fn is_code(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.rsplit_once('.').is_some_and(|(_, ext)| {
+        matches!(
+            ext,
+            "py" | "js"
+                | "jsx"
+                | "mjs"
+                | "cjs"
+                | "ts"
+                | "tsx"
+                | "mts"
+                | "cts"
+                | "go"
+                | "rs"
+                | "java"
+                | "kt"
+                | "rb"
+                | "svelte"
+                | "vue"
+        )
+    })
+}
+
+fn name_role(name: &str) -> Option<FileRole> {
+    let lower = name.to_ascii_lowercase();
+    let (stem, _) = lower.rsplit_once('.').unwrap_or((lower.as_str(), ""));
+    if is_code(name)
+        && (stem.starts_with("test_")
+            || stem.ends_with("_test")
+            || stem.ends_with(".test")
+            || stem.ends_with(".spec")
+            || stem.ends_with("_spec")
+            || stem == "conftest"
+            || stem == "tests"
+            || stem == "test")
+    {
+        return Some(FileRole::Test);
+    }
+    if stem.ends_with(".min")
+        || stem.ends_with("_pb2")
+        || stem.ends_with("_pb2_grpc")
+        || stem.ends_with(".pb")
+        || stem.ends_with(".generated")
+        || stem.ends_with(".g")
+    {
+        return Some(FileRole::Generated);
+    }
+    let plain = stem.trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+    if matches!(
+        plain,
+        "changelog"
+            | "changes"
+            | "history"
+            | "news"
+            | "release-notes"
+            | "release_notes"
+            | "releasenotes"
+    ) || plain.starts_with("changelog")
+        || plain.starts_with("release-notes")
+    {
+        return Some(FileRole::Changelog);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn role(path: &str) -> Option<FileRole> {
+        file_role(&RelPath::new(path).unwrap())
+    }
+
+    #[test]
+    fn test_files_by_directory_and_by_name_in_each_ecosystem() {
+        for path in [
+            "packages/svelte/tests/runtime/samples/a/_config.js",
+            "src/__tests__/session.ts",
+            "sklearn/compose/tests/test_column_transformer.py",
+            "tests/test_app.py",
+            "pkg/server/server_test.go",
+            "src/session.test.ts",
+            "src/session.spec.js",
+            "conftest.py",
+            "crates/x/tests/cli.rs",
+            "spec/models/user_spec.rb",
+        ] {
+            assert_eq!(role(path), Some(FileRole::Test), "{path}");
+        }
+    }
+
+    #[test]
+    fn other_roles_by_convention() {
+        assert_eq!(role("tests/fixtures/a.json"), Some(FileRole::Fixture));
+        assert_eq!(role("pkg/testdata/input.go"), Some(FileRole::Fixture));
+        assert_eq!(role("examples/basic/main.py"), Some(FileRole::Example));
+        assert_eq!(
+            role("docs_src/sql_databases/tutorial001.py"),
+            Some(FileRole::Example)
+        );
+        assert_eq!(role("docs/snippets/setup.ts"), Some(FileRole::Example));
+        assert_eq!(
+            role("playgrounds/sandbox/run.js"),
+            Some(FileRole::Playground)
+        );
+        assert_eq!(
+            role("documentation/docs/98-reference/.generated/errors.md"),
+            Some(FileRole::Generated)
+        );
+        assert_eq!(role("static/app.min.js"), Some(FileRole::Generated));
+        assert_eq!(role("api/service_pb2.py"), Some(FileRole::Generated));
+        assert_eq!(role("vendor/github.com/x/y.go"), Some(FileRole::Vendored));
+        assert_eq!(role("CHANGELOG.md"), Some(FileRole::Changelog));
+        assert_eq!(
+            role("packages/svelte/CHANGELOG-pre-5.md"),
+            Some(FileRole::Changelog)
+        );
+        assert_eq!(
+            role("docs/en/docs/release-notes.md"),
+            Some(FileRole::Changelog)
+        );
+        assert_eq!(
+            role(".changeset/tough-pandas-shout.md"),
+            Some(FileRole::Changelog)
+        );
+    }
+
+    #[test]
+    fn plain_source_and_documentation_have_no_role() {
+        for path in [
+            "src/flask/app.py",
+            "sklearn/compose/_column_transformer.py",
+            "docs/en/docs/tutorial/testing.md",
+            "documentation/docs/07-misc/02-testing.md",
+            "src/latest.ts",
+            "lib/contest.py",
+            "docs/guide/examples-of-use.md",
+        ] {
+            assert_eq!(role(path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn tags_and_codes_round_trip() {
+        for role in FileRole::ALL {
+            assert_eq!(FileRole::from_tag(&role.tag()), Some(role));
+            assert_eq!(FileRole::from_code(role.code()), Some(role));
+        }
+        assert_eq!(FileRole::from_tag("test"), None);
+        assert_eq!(FileRole::from_code(0), None);
+    }
+}
