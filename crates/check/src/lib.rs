@@ -207,6 +207,7 @@ pub(crate) mod tests {
             agent_doc: false,
             front_matter: BTreeMap::new(),
             line_count: 1,
+            mentions: Vec::new(),
         })
     }
 

@@ -96,7 +96,28 @@ pub fn document_entity(
         agent_doc: agent_root.is_some_and(|root| path.is_within(root)),
         front_matter: front.map(|f| f.extra.clone()).unwrap_or_default(),
         line_count: facts.line_count,
+        mentions: code_names(facts),
     }
+}
+
+/// At most this many inline-code names are kept per document.
+pub const MAX_MENTIONS: usize = 256;
+
+/// The distinct inline code spans of a document that are shaped like a name in code (a
+/// symbol, `Owner.member`, `$rune.method`, `bind:this`), in order, at most [`MAX_MENTIONS`].
+fn code_names(facts: &MarkdownFacts) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for mention in &facts.code_mentions {
+        if names.len() >= MAX_MENTIONS {
+            break;
+        }
+        let text = mention.text.trim().trim_end_matches("()");
+        if matches!(mention_shape(text), MentionShape::Symbol(_)) && seen.insert(text) {
+            names.push(text.to_owned());
+        }
+    }
+    names
 }
 
 /// What an inline code span might name.

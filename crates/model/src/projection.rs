@@ -95,6 +95,10 @@ pub struct ProjectedEntry {
     /// A document's language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// Names a document writes as inline code (`createRawSnippet`, `$state.snapshot`): a query
+    /// that is one of them names the document too, after the code that declares it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<String>,
     /// The file or directory.
     pub path: RelPath,
     /// `observed`, `declared` or `proposed`.

@@ -232,6 +232,10 @@ pub struct Document {
     pub language_source: Option<LanguageSource>,
     /// Line count.
     pub line_count: u32,
+    /// The names the document writes as inline code, shaped like code (`createRawSnippet`,
+    /// `Store.get`, `$state.snapshot`), distinct, in order, at most 256.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<String>,
     /// Front matter `owner`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,

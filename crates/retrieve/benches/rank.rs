@@ -116,6 +116,7 @@ fn projection(n: usize) -> RetrievalIndexV1 {
             provenance: "observed".to_owned(),
             confidence: "observed".to_owned(),
             language: None,
+            mentions: Vec::new(),
             audience: Vec::new(),
             agent_doc: false,
             target: None,

@@ -20,6 +20,7 @@ pub mod projection;
 pub mod query;
 pub mod rank;
 pub mod references;
+pub mod snippet;
 pub mod table;
 pub mod token_memo;
 

@@ -289,6 +289,10 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
         provenance: "observed".to_owned(),
         confidence: "observed".to_owned(),
         language,
+        mentions: match entity {
+            Entity::Document(d) => d.mentions.clone(),
+            _ => Vec::new(),
+        },
         audience,
         agent_doc,
         target: None,
@@ -433,6 +437,7 @@ fn route_entry(
         }
         .to_owned(),
         language: None,
+        mentions: Vec::new(),
         audience: Vec::new(),
         agent_doc: false,
         target,

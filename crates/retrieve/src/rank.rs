@@ -29,6 +29,9 @@ pub const EXACT_PATH: f64 = 150.0;
 pub const EXACT_SYMBOL: f64 = 150.0;
 /// The whole query is a symbol the module only re-exports.
 pub const REEXPORTED_SYMBOL: f64 = 75.0;
+/// The whole query is a name a document writes as inline code: after the code that declares
+/// it ([`EXACT_SYMBOL`]), before a re-export ([`REEXPORTED_SYMBOL`]).
+pub const EXACT_MENTION: f64 = 100.0;
 /// The whole query is a document's title.
 pub const EXACT_TITLE: f64 = 150.0;
 /// For queries of two or three terms, an entry one of the terms names exactly earns this much:
@@ -178,7 +181,7 @@ pub struct Parts {
     pub exact_path: f64,
     /// Exact exported symbol.
     pub exact_symbol: f64,
-    /// Exact title.
+    /// Exact title, or a name the document writes as inline code.
     #[serde(skip_serializing_if = "is_zero")]
     pub exact_title: f64,
     /// A term of a short query names the entry.
@@ -286,8 +289,10 @@ pub struct Explain {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TermMatch {
-    /// The token.
+    /// The token (a stem for plain words: `compon`).
     pub term: String,
+    /// The query's words that gave it (`components`, `Component`).
+    pub words: Vec<String>,
     /// How often the query has it.
     pub query_frequency: u32,
     /// Inverse document frequency.
@@ -399,6 +404,7 @@ fn exact_value(kind: ExactKind) -> (f64, &'static str) {
         ExactKind::ReexportedSymbol => (REEXPORTED_SYMBOL, "reexported-symbol"),
         ExactKind::Title => (EXACT_TITLE, "title"),
         ExactKind::Member => (0.0, "member"),
+        ExactKind::Mention => (EXACT_MENTION, "mention"),
     }
 }
 
@@ -407,7 +413,7 @@ fn add_identity(parts: &mut Parts, kind: ExactKind, value: f64) {
         ExactKind::Id => &mut parts.exact_id,
         ExactKind::Path => &mut parts.exact_path,
         ExactKind::Symbol | ExactKind::ReexportedSymbol => &mut parts.exact_symbol,
-        ExactKind::Title => &mut parts.exact_title,
+        ExactKind::Title | ExactKind::Mention => &mut parts.exact_title,
         ExactKind::Member => return,
     };
     *slot = slot.max(value);
@@ -595,7 +601,22 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         }
     }
 
-    // Graph proximity around the best lexical hits.
+    // Canonicality, audience fit and accepted signals join lexical hits only.
+    for (entry, candidate) in candidates.items.iter_mut() {
+        let e = collection.entry(*entry);
+        let parts = &mut candidate.parts;
+        if parts.lexical > 0.0 {
+            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.pagerank() * n as f64).ln())
+                .clamp(0.0, CANONICALITY_CAP);
+            if options.agent && (e.agent_doc() || e.for_agents()) {
+                parts.audience_fit = AUDIENCE_FIT * parts.lexical * parts.prior;
+            }
+            parts.accepted_agent_signals = SIGNAL_WEIGHT * e.signal().clamp(0.0, 1.0);
+        }
+    }
+
+    // Graph proximity around the best lexical hits, last: the gain is cut so that no entry
+    // rises above its anchor, whatever the other parts gave either.
     let mut anchors: Vec<(usize, f64)> = candidates
         .items
         .iter()
@@ -651,20 +672,6 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         let candidate = candidates.entry(entry);
         candidate.parts.graph_proximity = gain;
         candidate.anchor = Some(anchor);
-    }
-
-    // Canonicality, audience fit and accepted signals join lexical hits only.
-    for (entry, candidate) in candidates.items.iter_mut() {
-        let e = collection.entry(*entry);
-        let parts = &mut candidate.parts;
-        if parts.lexical > 0.0 {
-            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.pagerank() * n as f64).ln())
-                .clamp(0.0, CANONICALITY_CAP);
-            if options.agent && (e.agent_doc() || e.for_agents()) {
-                parts.audience_fit = AUDIENCE_FIT * parts.lexical * parts.prior;
-            }
-            parts.accepted_agent_signals = SIGNAL_WEIGHT * e.signal().clamp(0.0, 1.0);
-        }
     }
 
     let items = candidates.items;
@@ -735,7 +742,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
                 };
                 let explain = options.explain.then(|| {
                     explain(
-                        collection, scoring, &terms, entry, candidate, collapsed, notes,
+                        collection, query, scoring, entry, candidate, collapsed, notes,
                     )
                 });
                 Hit {
@@ -1012,15 +1019,30 @@ fn collapse_by_path(collection: &Collection, scored: Vec<Scored>) -> Vec<Scored>
         .collect()
 }
 
+/// The whitespace-separated words of `query` whose tokens include `term`.
+fn words_of(query: &str, term: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in query.split_whitespace() {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '$' && c != '@');
+        let mut gives = false;
+        lexicon::tokenize(word, &mut |t| gives |= t == term);
+        if gives && !words.iter().any(|w| w == word) {
+            words.push(word.to_owned());
+        }
+    }
+    words
+}
+
 fn explain(
     collection: &Collection,
+    query: &str,
     scoring: &Scoring,
-    terms: &BTreeMap<String, u32>,
     entry: usize,
     candidate: &Candidate,
     collapsed: Vec<String>,
     notes: Vec<String>,
 ) -> Explain {
+    let terms = &query_terms(query);
     let n = collection.len();
     let mut matched = Vec::new();
     let mut fields_seen = [false; FIELD_COUNT];
@@ -1042,6 +1064,7 @@ fn explain(
         }
         matched.push(TermMatch {
             term: term.clone(),
+            words: words_of(query, term),
             query_frequency: *qtf,
             idf,
             fields,

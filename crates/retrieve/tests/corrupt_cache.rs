@@ -40,6 +40,7 @@ fn projection() -> RetrievalIndexV1 {
                 provenance: "observed".into(),
                 confidence: "observed".into(),
                 language: None,
+                mentions: Vec::new(),
                 audience: Vec::new(),
                 agent_doc: false,
                 target: None,

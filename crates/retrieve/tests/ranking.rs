@@ -8,7 +8,10 @@ use doc_bridge_model::projection::{
 };
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use doc_bridge_retrieve::collection::Collection;
-use doc_bridge_retrieve::rank::{Confidence, SIGNAL_WEIGHT, SearchOptions, search};
+use doc_bridge_retrieve::rank::{
+    CANONICALITY_CAP, Confidence, PROXIMITY_ONE_HOP, SIGNAL_WEIGHT, SearchOptions, TERM_IDENTITY,
+    search,
+};
 use proptest::prelude::*;
 
 fn entry(id: &str, title: &str, body: &str) -> ProjectedEntry {
@@ -39,6 +42,7 @@ fn entry(id: &str, title: &str, body: &str) -> ProjectedEntry {
         provenance: "observed".into(),
         confidence: "observed".into(),
         language: None,
+        mentions: Vec::new(),
         audience: Vec::new(),
         agent_doc: false,
         target: None,
@@ -399,4 +403,213 @@ proptest! {
             }
         }
     }
+}
+
+/// Everything that is neither lexical evidence nor identity, at its largest for an entry that
+/// has no accepted signal: proximity, canonicality, a per-term identity, audience fit at most.
+const NON_LEXICAL_BOUND: f64 = PROXIMITY_ONE_HOP + CANONICALITY_CAP + TERM_IDENTITY;
+
+/// Documents linked at random, with random words from a small vocabulary: a dense link graph
+/// like a documentation site's.
+fn linked_site(bodies: &[Vec<usize>], links: &[(usize, usize)]) -> RetrievalIndexV1 {
+    const WORDS: [&str; 6] = ["alpha", "beta", "gamma", "delta", "omega", "sigma"];
+    let mut entries: Vec<ProjectedEntry> = bodies
+        .iter()
+        .enumerate()
+        .map(|(i, words)| {
+            let body: Vec<&str> = words.iter().map(|w| WORDS[w % WORDS.len()]).collect();
+            let mut e = entry(&format!("document:d{i:02}.md"), "page", &body.join(" "));
+            e.graph.pagerank = 0.01 + (i % 7) as f64 * 0.05;
+            e
+        })
+        .collect();
+    for &(from, to) in links {
+        let (from, to) = (from % entries.len(), to % entries.len());
+        if from == to {
+            continue;
+        }
+        let mut target = entries[to].clone();
+        let source = link(entries[from].clone(), &mut target);
+        entries[from] = source;
+        entries[to] = target;
+    }
+    projection(entries)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Graph proximity never lifts an entry above the anchor it came from, and no boost that
+    /// is not identity lifts an entry above one with clearly stronger lexical evidence.
+    #[test]
+    fn proximity_and_boosts_never_overrule_clearly_stronger_lexical_evidence(
+        bodies in proptest::collection::vec(proptest::collection::vec(0usize..6, 1..12), 2..14),
+        links in proptest::collection::vec((0usize..14, 0usize..14), 0..40),
+        query in proptest::sample::select(vec!["alpha", "alpha beta", "gamma delta omega", "sigma alpha"]),
+    ) {
+        let p = linked_site(&bodies, &links);
+        let collection = Collection::build(&p);
+        let hits = search(
+            &collection,
+            query,
+            &SearchOptions { floor: 0.0, limit: 100, explain: true, ..SearchOptions::default() },
+        );
+        let score_of: BTreeMap<String, f64> = hits
+            .iter()
+            .map(|h| (p.entries[h.entry].id.clone(), h.score))
+            .collect();
+        for hit in &hits {
+            let explain = hit.explain.as_ref().unwrap();
+            if let Some(anchor) = &explain.proximity_anchor {
+                let anchor_id = anchor.split(' ').next().unwrap();
+                if let Some(anchor_score) = score_of.get(anchor_id) {
+                    prop_assert!(
+                        hit.score <= anchor_score + 1e-9,
+                        "{} ({}) above its anchor {anchor_id} ({anchor_score})",
+                        p.entries[hit.entry].id, hit.score
+                    );
+                }
+            }
+        }
+        for (i, a) in hits.iter().enumerate() {
+            for b in &hits[..i] {
+                // `b` ranks above `a`: then `a` must not have clearly stronger evidence.
+                prop_assert!(
+                    a.parts.evidence() - b.parts.evidence() <= NON_LEXICAL_BOUND + 1e-9,
+                    "{} (evidence {}) ranked below {} (evidence {})",
+                    p.entries[a.entry].id, a.parts.evidence(),
+                    p.entries[b.entry].id, b.parts.evidence()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_query_equal_to_a_title_or_a_stem_in_another_case_style_names_the_page() {
+    let state = entry("document:docs/02-$state.md", "$state", "the state rune");
+    let islands = entry(
+        "document:docs/server-islands.md",
+        "Islands",
+        "islands of html",
+    );
+    let noisy = entry(
+        "document:docs/notes.md",
+        "Notes",
+        "$state state state server islands islands islands",
+    );
+    let p = projection(vec![state, islands, noisy]);
+    let options = SearchOptions::default();
+    assert_eq!(ids(&p, "$state", &options)[0], "document:docs/02-$state.md");
+    for query in [
+        "server-islands",
+        "server islands",
+        "serverIslands",
+        "server_islands",
+    ] {
+        assert_eq!(
+            ids(&p, query, &options)[0],
+            "document:docs/server-islands.md",
+            "{query}"
+        );
+    }
+}
+
+#[test]
+fn a_path_suffix_names_the_file_and_extensions_are_not_content() {
+    let app = entry("module:src/flask/app.py", "app.py", "");
+    let other = entry(
+        "module:src/flask/helpers.py",
+        "helpers.py",
+        "flask app app app",
+    );
+    let p = projection(vec![app, other]);
+    let options = SearchOptions::default();
+    assert_eq!(
+        ids(&p, "flask/app.py", &options)[0],
+        "module:src/flask/app.py"
+    );
+    assert_eq!(
+        ids(&p, "src/flask/app.py", &options)[0],
+        "module:src/flask/app.py"
+    );
+}
+
+#[test]
+fn tests_rank_below_the_code_they_exercise_unless_asked_for() {
+    let source = entry(
+        "module:src/session.py",
+        "session.py",
+        "session refresh token",
+    );
+    let mut test = entry(
+        "module:tests/test_session.py",
+        "test_session.py",
+        "session refresh token session refresh",
+    );
+    test.tags.push("role:test".into());
+    let p = projection(vec![source, test]);
+    let options = SearchOptions {
+        floor: 0.0,
+        ..SearchOptions::default()
+    };
+    assert_eq!(
+        ids(&p, "session refresh", &options)[0],
+        "module:src/session.py"
+    );
+    assert_eq!(
+        ids(&p, "session refresh tests", &options)[0],
+        "module:tests/test_session.py"
+    );
+    let no_tests = SearchOptions {
+        no_tests: true,
+        ..options.clone()
+    };
+    assert_eq!(
+        ids(&p, "session refresh tests", &no_tests),
+        ["module:src/session.py"]
+    );
+}
+
+#[test]
+fn a_pasted_traceback_names_the_file_it_went_through() {
+    let target = entry(
+        "module:sklearn/compose/_column_transformer.py",
+        "_column_transformer.py",
+        "column transformer",
+    );
+    let decoy = entry(
+        "module:sklearn/pipeline.py",
+        "pipeline.py",
+        "the pipeline fails when the transformer output has columns columns columns",
+    );
+    let p = projection(vec![target, decoy]);
+    let report = r#"ColumnTransformer fails when the output of one transformer has no columns.
+Traceback (most recent call last):
+  File "repro.py", line 3, in <module>
+  File "/usr/lib/python3/site-packages/sklearn/compose/_column_transformer.py", line 862, in _hstack
+ValueError: the pipeline fails"#;
+    let collection = Collection::build(&p);
+    let hits = search(
+        &collection,
+        report,
+        &SearchOptions {
+            explain: true,
+            ..SearchOptions::default()
+        },
+    );
+    assert_eq!(
+        p.entries[hits[0].entry].id,
+        "module:sklearn/compose/_column_transformer.py"
+    );
+    assert!(hits[0].parts.reference > 0.0);
+    assert!(
+        hits[0]
+            .explain
+            .as_ref()
+            .unwrap()
+            .references
+            .iter()
+            .any(|r| r.ends_with("_column_transformer.py"))
+    );
 }

@@ -2,8 +2,12 @@
 
 use serde_json::json;
 
+use std::collections::BTreeSet;
+
 use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_retrieve::lexicon;
 use doc_bridge_retrieve::rank::{Hit, Scoring, SearchOptions, search};
+use doc_bridge_retrieve::snippet::{self, Passage};
 
 use doc_bridge_model::timing::phase;
 
@@ -41,10 +45,23 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     };
     let collection = &loaded.collection;
     let hits = phase("rank", || search(collection, &query, &options));
+    let snippets: Vec<Option<Passage>> = phase("snippets", || {
+        let terms: BTreeSet<String> = lexicon::tokens(&query).into_iter().collect();
+        hits.iter()
+            .map(|hit| passage_of(&repo, collection.entry(hit.entry), &terms))
+            .collect()
+    });
     if args.output.json {
         let results: Vec<serde_json::Value> = hits
             .iter()
-            .map(|hit| result_json(collection, hit))
+            .zip(&snippets)
+            .map(|(hit, snippet)| {
+                let mut value = result_json(collection, hit);
+                if let Some(snippet) = snippet {
+                    value["snippet"] = serde_json::to_value(snippet).unwrap_or_default();
+                }
+                value
+            })
             .collect();
         let mut report = json!({"query": query, "results": results});
         if loaded.stale.is_some() {
@@ -61,7 +78,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
         if hits.is_empty() {
             crate::outln!("no results for `{query}`");
         }
-        for (rank, hit) in hits.iter().enumerate() {
+        for (rank, (hit, snippet)) in hits.iter().zip(&snippets).enumerate() {
             let entry = collection.entry(hit.entry);
             crate::outln!(
                 "{:>2}. {}  {}  [{} {:.1}]",
@@ -71,33 +88,52 @@ pub fn run(args: &SearchArgs) -> CommandResult {
                 entry.kind(),
                 hit.score
             );
+            if let Some(snippet) = snippet {
+                if let Some(context) = &snippet.context {
+                    crate::outln!("      § {context}");
+                }
+                for (i, line) in snippet.lines.iter().enumerate() {
+                    crate::outln!("      {:>4} │ {line}", snippet.start_line + i);
+                }
+            }
             if let Some(explain) = &hit.explain {
                 let p = &explain.parts;
                 crate::outln!(
-                    "      lexical {:.2} × prior {:.2} + exactId {:.0} + exactPath {:.0} + exactSymbol {:.0} + proximity {:.2} + canonicality {:.2} + audienceFit {:.2} + signals {:.2}",
+                    "      lexical {:.2} × prior {:.2} + exactId {:.0} + exactPath {:.0} + exactSymbol {:.0} + exactTitle {:.0} + termIdentity {:.0} + reference {:.2} + proximity {:.2} + canonicality {:.2} + audienceFit {:.2} + signals {:.2}",
                     p.lexical,
                     p.prior,
                     p.exact_id,
                     p.exact_path,
                     p.exact_symbol,
+                    p.exact_title,
+                    p.term_identity,
+                    p.reference,
                     p.graph_proximity,
                     p.canonicality,
                     p.audience_fit,
                     p.accepted_agent_signals
                 );
+                // Each matched term as the query wrote it, with the fields it was found in.
                 let terms: Vec<String> = explain
                     .terms
                     .iter()
                     .map(|t| {
+                        let said = if t.words.is_empty() {
+                            t.term.clone()
+                        } else {
+                            t.words.join("/")
+                        };
                         format!(
-                            "{} ({})",
-                            t.term,
-                            t.fields.keys().cloned().collect::<Vec<_>>().join(",")
+                            "{said} ({})",
+                            t.fields.keys().cloned().collect::<Vec<_>>().join(", ")
                         )
                     })
                     .collect();
                 if !terms.is_empty() {
-                    crate::outln!("      terms: {}", terms.join(" "));
+                    crate::outln!("      matched: {}", terms.join("; "));
+                }
+                if !explain.references.is_empty() {
+                    crate::outln!("      references: {}", explain.references.join(", "));
                 }
                 for line in explain.identity.iter().chain(&explain.notes) {
                     crate::outln!("      {line}");
@@ -112,6 +148,23 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     // by one, would cost more than the whole ranking did.
     std::mem::forget(loaded);
     Ok(Exit::Ok)
+}
+
+/// The best passage of a result's file (documents and modules only), read beneath the root.
+fn passage_of(
+    repo: &Repo,
+    entry: doc_bridge_retrieve::collection::Entry<'_>,
+    terms: &BTreeSet<String>,
+) -> Option<Passage> {
+    if !matches!(entry.kind(), "document" | "module") {
+        return None;
+    }
+    let bytes = repo
+        .root_dir
+        .read_file(entry.path(), snippet::MAX_TEXT_BYTES as u64)
+        .ok()??;
+    let text = std::str::from_utf8(&bytes).ok()?;
+    snippet::best_passage(text, terms, snippet::text_kind(entry.path()))
 }
 
 fn result_json(collection: &Collection, hit: &Hit) -> serde_json::Value {

@@ -15,6 +15,7 @@ use doc_bridge_retrieve::graph::Graph;
 use doc_bridge_retrieve::lexicon::tokens;
 use doc_bridge_retrieve::query::{Resolution, entity_handoff, resolve};
 use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
+use doc_bridge_retrieve::snippet;
 
 use super::budget::{Droppable, Part};
 use super::confine::{MAX_PATH_BYTES, confine};
@@ -70,10 +71,6 @@ pub const DEFAULT_LINE_COUNT: u32 = 400;
 pub const MAX_READ_BYTES: u64 = 4 << 20;
 /// The longest name, proposal id or reason accepted.
 pub const MAX_TEXT_CHARS: usize = 2_000;
-/// Lines of an excerpt.
-const EXCERPT_LINES: usize = 3;
-/// Characters kept of one excerpt line.
-const EXCERPT_LINE_CHARS: usize = 200;
 
 /// `search` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -263,39 +260,27 @@ fn round(score: f64) -> f64 {
     (score * 1e4).round() / 1e4
 }
 
-/// The best few lines of a file for the query terms (the first line with the most distinct
-/// terms, with the lines around it), numbered and redacted. `None` when unreadable or not text.
+/// The best passage of a file for the query terms (`doc_bridge_retrieve::snippet`, as `search`
+/// shows it), numbered and redacted. `None` when unreadable, not text, or no line matches.
 fn excerpt(loaded: &Loaded, path: &str, terms: &BTreeSet<String>) -> Option<Value> {
     let bytes = loaded
         .repo
         .root_dir
-        .read_file(path, MAX_READ_BYTES)
+        .read_file(path, snippet::MAX_TEXT_BYTES as u64)
         .ok()??;
     let text = std::str::from_utf8(&bytes).ok()?;
-    let lines: Vec<&str> = text.lines().collect();
-    let mut best: Option<(usize, usize)> = None;
-    for (i, line) in lines.iter().enumerate() {
-        let found: BTreeSet<String> = tokens(line)
-            .into_iter()
-            .filter(|t| terms.contains(t))
-            .collect();
-        if !found.is_empty() && best.is_none_or(|(_, n)| found.len() > n) {
-            best = Some((i, found.len()));
-        }
-    }
-    let center = match best {
-        Some((i, _)) => i,
-        None => lines.iter().position(|l| !l.trim().is_empty())?,
-    };
-    let start = center.saturating_sub(1);
-    let end = (start + EXCERPT_LINES).min(lines.len());
-    let text: Vec<String> = (start..end)
-        .map(|i| {
-            let line: String = lines[i].chars().take(EXCERPT_LINE_CHARS).collect();
-            format!("{}: {}", i + 1, redact(&line))
-        })
+    let passage = snippet::best_passage(text, terms, snippet::text_kind(path))?;
+    let text: Vec<String> = passage
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| format!("{}: {}", passage.start_line + i, redact(line)))
         .collect();
-    Some(json!({"startLine": start + 1, "text": text.join("\n")}))
+    let mut value = json!({"startLine": passage.start_line, "text": text.join("\n")});
+    if let Some(context) = &passage.context {
+        value["context"] = json!(redact(context));
+    }
+    Some(value)
 }
 
 /// Resolves an id, name or path to one entity, or a failure naming the candidates.

@@ -68,6 +68,7 @@ fn document(path: &str, seed: &str, title: &str, summary: &str, lines: u32) -> D
         agent_doc: false,
         front_matter: BTreeMap::new(),
         line_count: lines,
+        mentions: Vec::new(),
     }
 }
 

@@ -348,6 +348,9 @@ fn columns_and_names(
                 }
             }
         }
+        for mention in &entry.mentions {
+            add(mention, ExactKind::Mention, true);
+        }
         if entry.kind == "document" && !entry.title.trim().is_empty() {
             add(&entry.title, ExactKind::Title, true);
         }

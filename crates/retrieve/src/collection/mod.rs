@@ -47,6 +47,8 @@ pub enum ExactKind {
     /// The bare name of a member (`register_blueprint` of `Flask.register_blueprint`): found
     /// for a report's references, never an identity of the whole query.
     Member,
+    /// A name a document writes as inline code: the query names the page that explains it.
+    Mention,
 }
 
 impl ExactKind {
@@ -58,6 +60,7 @@ impl ExactKind {
             3 => Some(ExactKind::ReexportedSymbol),
             4 => Some(ExactKind::Title),
             5 => Some(ExactKind::Member),
+            6 => Some(ExactKind::Mention),
             _ => None,
         }
     }
@@ -455,5 +458,44 @@ impl Collection {
     /// Number of distinct terms.
     pub fn term_count(&self) -> usize {
         self.postings_table().len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_exact_kind_reads_back_from_the_byte_it_is_written_as() {
+        for kind in [
+            ExactKind::Id,
+            ExactKind::Path,
+            ExactKind::Symbol,
+            ExactKind::ReexportedSymbol,
+            ExactKind::Title,
+            ExactKind::Member,
+            ExactKind::Mention,
+        ] {
+            assert_eq!(ExactKind::from_byte(kind as u8), Some(kind));
+        }
+        assert_eq!(ExactKind::from_byte(7), None);
+    }
+
+    #[test]
+    fn style_keys_are_the_words_whatever_the_case_style() {
+        for name in [
+            "workerOptions",
+            "worker_options",
+            "worker-options",
+            "Worker Options",
+        ] {
+            assert_eq!(style_key(name), "worker-options", "{name}");
+        }
+        assert_eq!(style_key("$state.snapshot"), "$state-snapshot");
+        assert_eq!(style_key("--"), "");
+        assert_eq!(stem_without_order("02-$state"), Some("$state"));
+        assert_eq!(stem_without_order("01_intro"), Some("intro"));
+        assert_eq!(stem_without_order("2fa"), None);
+        assert_eq!(stem_without_order("404"), None);
     }
 }

@@ -1,0 +1,215 @@
+//! The passage of a file that best matches a query: what `search` shows under each result and
+//! what the MCP server's `search` calls an excerpt (one implementation for both).
+//!
+//! The file's lines are scored by the distinct query terms (lexicon tokens, stems included)
+//! they hold; the passage is the best line with the line before it and the lines after it, up to
+//! [`PASSAGE_LINES`], within its paragraph (never across a blank line). Its context is the heading above it (a Markdown `#` line) or, in code, the
+//! nearest declaration above it (`def`, `class`, `fn`, `func`, `function`, `impl`, ...), so a
+//! reader sees which section or symbol matched. Pure: the caller reads the file.
+
+use std::collections::BTreeSet;
+
+use crate::lexicon;
+
+/// Lines in a passage.
+pub const PASSAGE_LINES: usize = 3;
+/// Characters kept of each line.
+pub const LINE_CHARS: usize = 200;
+/// Files longer than this are not looked into (a passage is a courtesy, not a scan).
+pub const MAX_TEXT_BYTES: usize = 1 << 20;
+
+/// A passage of a file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Passage {
+    /// 1-based first line.
+    pub start_line: usize,
+    /// 1-based last line.
+    pub end_line: usize,
+    /// The lines, each cut to [`LINE_CHARS`] characters.
+    pub lines: Vec<String>,
+    /// The heading or declaration the passage sits under, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+}
+
+/// Whether a file is prose (headings are `#` lines) or code (declarations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextKind {
+    /// Markdown and other documentation.
+    Prose,
+    /// Source code.
+    Code,
+}
+
+/// The best passage of `text` for the query `terms` (lexicon tokens); `None` when no line
+/// holds a term, or the text is over [`MAX_TEXT_BYTES`].
+pub fn best_passage(text: &str, terms: &BTreeSet<String>, kind: TextKind) -> Option<Passage> {
+    if text.len() > MAX_TEXT_BYTES || terms.is_empty() {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut best: Option<(usize, usize)> = None;
+    let mut found = BTreeSet::new();
+    for (i, line) in lines.iter().enumerate() {
+        found.clear();
+        lexicon::tokenize(line, &mut |t| {
+            if terms.contains(t) {
+                found.insert(t.to_owned());
+            }
+        });
+        if !found.is_empty() && best.is_none_or(|(_, n)| found.len() > n) {
+            best = Some((i, found.len()));
+        }
+    }
+    let (center, _) = best?;
+    // The best line with its neighbours in the same paragraph: the line before it and the
+    // lines after it, up to [`PASSAGE_LINES`], never across a blank line.
+    let blank = |i: usize| lines[i].trim().is_empty();
+    let start = if center > 0 && !blank(center - 1) {
+        center - 1
+    } else {
+        center
+    };
+    let mut end = center + 1;
+    while end < lines.len() && end - start < PASSAGE_LINES && !blank(end) {
+        end += 1;
+    }
+    // The heading or declaration above the passage (one inside it is shown already).
+    let context = (0..start)
+        .rev()
+        .map(|i| lines[i])
+        .find_map(|line| context_of(line, kind));
+    Some(Passage {
+        start_line: start + 1,
+        end_line: end,
+        lines: lines[start..end]
+            .iter()
+            .map(|l| l.chars().take(LINE_CHARS).collect())
+            .collect(),
+        context,
+    })
+}
+
+/// The heading or declaration a line starts, if it starts one.
+fn context_of(line: &str, kind: TextKind) -> Option<String> {
+    let trimmed = line.trim();
+    let cut = |s: &str| -> String { s.chars().take(LINE_CHARS).collect() };
+    match kind {
+        TextKind::Prose => {
+            let hashes = trimmed.bytes().take_while(|b| *b == b'#').count();
+            ((1..=6).contains(&hashes) && trimmed[hashes..].starts_with(' '))
+                .then(|| cut(trimmed[hashes..].trim()))
+        }
+        TextKind::Code => {
+            let words: Vec<&str> = trimmed.split_whitespace().take(4).collect();
+            let declares = words.iter().any(|w| {
+                matches!(
+                    *w,
+                    "def"
+                        | "class"
+                        | "fn"
+                        | "func"
+                        | "function"
+                        | "impl"
+                        | "struct"
+                        | "enum"
+                        | "trait"
+                        | "interface"
+                        | "type"
+                        | "mod"
+                )
+            });
+            let leading = words.first().is_some_and(|w| {
+                matches!(
+                    *w,
+                    "def"
+                        | "async"
+                        | "class"
+                        | "fn"
+                        | "pub"
+                        | "pub(crate)"
+                        | "func"
+                        | "function"
+                        | "export"
+                        | "impl"
+                        | "struct"
+                        | "enum"
+                        | "trait"
+                        | "interface"
+                        | "type"
+                        | "mod"
+                        | "abstract"
+                        | "static"
+                        | "public"
+                        | "private"
+                        | "protected"
+                )
+            });
+            (declares && leading).then(|| cut(trimmed.trim_end_matches(['{', ':']).trim()))
+        }
+    }
+}
+
+/// The kind of text at `path`, by its extension.
+pub fn text_kind(path: &str) -> TextKind {
+    let lower = path.to_ascii_lowercase();
+    if [".md", ".mdx", ".markdown", ".rst", ".adoc", ".txt"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+    {
+        TextKind::Prose
+    } else {
+        TextKind::Code
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn terms(query: &str) -> BTreeSet<String> {
+        lexicon::tokens(query).into_iter().collect()
+    }
+
+    #[test]
+    fn the_passage_is_the_line_with_most_terms_and_its_heading() {
+        let text = "# Guide\n\nIntro text.\n\n## Session timeout\n\nThe session expires after the timeout.\nMore.\n";
+        let passage = best_passage(text, &terms("session timeout"), TextKind::Prose).unwrap();
+        // Line 5 (the heading) has both terms too; the first best line wins, alone in its
+        // paragraph.
+        assert_eq!((passage.start_line, passage.end_line), (5, 5));
+        assert_eq!(passage.lines, ["## Session timeout"]);
+        assert_eq!(passage.context.as_deref(), Some("Guide"));
+        let body = best_passage(text, &terms("expires"), TextKind::Prose).unwrap();
+        assert_eq!((body.start_line, body.end_line), (7, 8));
+        assert_eq!(
+            body.lines,
+            ["The session expires after the timeout.", "More."]
+        );
+    }
+
+    #[test]
+    fn in_code_the_context_is_the_enclosing_declaration() {
+        let text = "import os\n\nclass Store:\n    def get(self, key):\n        return self._data.get(key)\n";
+        let passage = best_passage(text, &terms("return"), TextKind::Code).unwrap();
+        assert_eq!((passage.start_line, passage.end_line), (4, 5));
+        // The declaration is the passage's own first line here: the one above is the context.
+        assert_eq!(passage.context.as_deref(), Some("class Store"));
+    }
+
+    #[test]
+    fn no_term_no_passage() {
+        assert_eq!(
+            best_passage("nothing here", &terms("session"), TextKind::Prose),
+            None
+        );
+        assert_eq!(
+            best_passage("session", &BTreeSet::new(), TextKind::Prose),
+            None
+        );
+        assert_eq!(text_kind("docs/a.md"), TextKind::Prose);
+        assert_eq!(text_kind("src/a.py"), TextKind::Code);
+    }
+}
