@@ -66,6 +66,10 @@ const NOT_DOTTED: &[&str] = &["e.g", "i.e", "vs", "etc", "a.k.a"];
 /// The references in `query`, deduplicated, in order of kind then first appearance, at most
 /// [`MAX_REFERENCES`].
 pub fn extract(query: &str) -> Vec<Reference> {
+    // Prose has none: skip the patterns (compiling them is most of the cost of a short query).
+    if !might_hold_references(query) {
+        return Vec::new();
+    }
     let mut found: Vec<Reference> = Vec::new();
     let mut seen: BTreeSet<Reference> = BTreeSet::new();
     let mut push = |reference: Reference, found: &mut Vec<Reference>| {
@@ -138,6 +142,21 @@ pub fn extract(query: &str) -> Vec<Reference> {
     });
     found.truncate(MAX_REFERENCES);
     found
+}
+
+/// Whether `query` has anything a reference is made of: a backtick, an underscore, a slash or
+/// backslash, a dot between two letters or digits and a letter, or a word in mixed case.
+fn might_hold_references(query: &str) -> bool {
+    let bytes = query.as_bytes();
+    bytes.iter().enumerate().any(|(i, b)| match b {
+        b'`' | b'_' | b'/' | b'\\' => true,
+        b'.' => {
+            i > 0
+                && bytes[i - 1].is_ascii_alphanumeric()
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+        }
+        _ => false,
+    }) || query.split_whitespace().any(looks_like_code)
 }
 
 /// A dotted or a plain name.
@@ -287,6 +306,11 @@ thread 'main' panicked at src/commands/index.rs:42:9"#,
     #[test]
     fn prose_has_no_references_and_the_count_is_bounded() {
         assert!(extract("how do I configure the session timeout for my app").is_empty());
+        assert!(!might_hold_references(
+            "A claim about 1.5 mg of drug. Another sentence."
+        ));
+        assert!(might_hold_references("calls np.hstack"));
+        assert!(might_hold_references("the RidgeClassifierCV estimator"));
         let flood: String = (0..500).map(|i| format!("name_{i} ")).collect();
         assert_eq!(extract(&flood).len(), MAX_REFERENCES);
     }
