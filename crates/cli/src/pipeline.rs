@@ -958,7 +958,7 @@ pub fn overlay_signals_for(repo: &Repo, snapshot: &Snapshot) -> OverlaySignals {
     match load_overlay(repo) {
         OverlayState::Valid(overlay) => {
             let (live, _) = doc_bridge_enrich::expire(&overlay, snapshot);
-            doc_bridge_enrich::overlay_signals(&live)
+            doc_bridge_enrich::overlay_signals(&live, repo.config.retrieval.trust_policy_aliases)
         }
         OverlayState::Missing => OverlaySignals::default(),
         OverlayState::Invalid(why) => {

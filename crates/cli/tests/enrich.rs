@@ -126,14 +126,23 @@ fn proposals_from_a_file_are_decided_merged_and_searchable() {
         "{report:#}"
     );
 
-    // The index was re-derived: the accepted alias names the document exactly, and it is fresh.
-    let search = run(dir.path(), &["search", "--json", "signin-handbook"]);
+    // The index was re-derived: the alias policy accepted finds the document by its words,
+    // but is no exact name (no agent can put an entry first for a phrase it chose).
+    let search = run(
+        dir.path(),
+        &["search", "--json", "--explain", "signin-handbook"],
+    );
     assert_eq!(code(&search), 0, "{}", stderr(&search));
     let results: Value = serde_json::from_slice(&search.stdout).unwrap();
     assert_eq!(
         results["results"][0]["id"], "document:docs/auth.md",
         "{results:#}"
     );
+    assert_eq!(
+        results["results"][0]["explain"]["parts"]["exactId"], 0.0,
+        "{results:#}"
+    );
+    assert_eq!(results["results"][0]["confidence"], "medium", "{results:#}");
     assert_eq!(code(&run(dir.path(), &["index", "--check"])), 0);
     let projection = &artifact(dir.path(), "index.json")["projection"];
     assert_ne!(

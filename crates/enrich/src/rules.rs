@@ -47,7 +47,8 @@ pub(crate) fn check<'p>(
             Ok(())
         }
         ProposalPayload::AddAlias(a) => alias_collision(&a.alias, facts, aliases, proposal),
-        ProposalPayload::AddIntent(_) | ProposalPayload::RankHint(_) => Ok(()),
+        ProposalPayload::AddIntent(i) => intent_phrase(&i.phrase),
+        ProposalPayload::RankHint(_) => Ok(()),
         ProposalPayload::MarkCanonical(m) => {
             if facts.entity(&m.scope).is_none() {
                 return Err((
@@ -221,6 +222,29 @@ fn redaction(p: &EnrichmentProposalV1) -> Result<(), Failure> {
     Ok(())
 }
 
+/// An intent is a phrase a person would ask (`rotate the signing keys`): at least two words
+/// with letters, and not a version string or a bare number (`v1.2.3`, `2024`). A single word
+/// or a version is a name, and names are aliases.
+fn intent_phrase(phrase: &str) -> Result<(), Failure> {
+    let words: Vec<&str> = phrase
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .collect();
+    let version = |w: &str| {
+        let w = w.trim_start_matches(['v', 'V']);
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+    };
+    if words.len() < 2 || phrase.split_whitespace().all(version) {
+        return Err((
+            RejectionReason::Schema,
+            "payload.phrase is not a phrase a person would ask (at least two words, not a version or a number); a single name is an add-alias".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
 fn require_document(entity: &Entity, field: &str) -> Result<(), Failure> {
     match entity {
         Entity::Document(_) => Ok(()),
@@ -323,4 +347,18 @@ fn area_overlap(dirs: &[RelPath], facts: &Facts<'_>) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod intent_tests {
+    use super::intent_phrase;
+
+    #[test]
+    fn an_intent_is_a_phrase_not_a_name_or_a_version() {
+        assert!(intent_phrase("rotate the signing keys").is_ok());
+        assert!(intent_phrase("set up CI").is_ok());
+        for bad in ["auth", "v1.2.3", "2024", "v2 v3", "  ", "1.0 2.0"] {
+            assert!(intent_phrase(bad).is_err(), "{bad}");
+        }
+    }
 }

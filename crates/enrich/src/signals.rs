@@ -1,7 +1,7 @@
 //! The live accepted set → what ranking may use (enrichment-overlay-v1, "Projection and bounded
 //! influence"). Flags and area suggestions have no effect: they are for a reviewer.
 
-use doc_bridge_model::enrichment::{AcceptedEntry, ProposalPayload, Relevance};
+use doc_bridge_model::enrichment::{ACCEPTED_BY_POLICY, AcceptedEntry, ProposalPayload, Relevance};
 use doc_bridge_model::hash::hash_canonical;
 use doc_bridge_retrieve::overlay::OverlaySignals;
 
@@ -13,8 +13,10 @@ pub const STRONG_HINT_SIGNAL: f64 = 1.0;
 pub const WEAK_HINT_SIGNAL: f64 = 0.5;
 
 /// Projects the live accepted entries. `None` input → the empty overlay's signals, so the
-/// projection stays byte-identical to the baseline.
-pub fn overlay_signals(live: &[AcceptedEntry]) -> OverlaySignals {
+/// projection stays byte-identical to the baseline. An alias accepted by policy is lexical
+/// only, unless `trust_policy_aliases` (`retrieval.trustPolicyAliases`); one a person approved
+/// names its entity exactly.
+pub fn overlay_signals(live: &[AcceptedEntry], trust_policy_aliases: bool) -> OverlaySignals {
     let mut signals = OverlaySignals::default();
     if live.is_empty() {
         return signals;
@@ -30,7 +32,13 @@ pub fn overlay_signals(live: &[AcceptedEntry]) -> OverlaySignals {
         };
         match &proposal.payload {
             ProposalPayload::AddAlias(p) => {
-                let aliases = signals.aliases.entry(entity.clone()).or_default();
+                let by_person = entry.accepted_by != ACCEPTED_BY_POLICY;
+                let list = if by_person || trust_policy_aliases {
+                    &mut signals.aliases
+                } else {
+                    &mut signals.lexical_aliases
+                };
+                let aliases = list.entry(entity.clone()).or_default();
                 if !aliases.contains(&p.alias) {
                     aliases.push(p.alias.clone());
                 }
@@ -67,4 +75,48 @@ pub fn overlay_signals(live: &[AcceptedEntry]) -> OverlaySignals {
     let proposals: Vec<_> = sorted.iter().map(|e| &e.proposal).collect();
     signals.hash = hash_canonical(&proposals).ok();
     signals
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use doc_bridge_model::EntityId;
+
+    fn accepted_alias(alias: &str, by: &str) -> AcceptedEntry {
+        let proposal = serde_json::json!({
+            "proposalId": format!("p-{alias}"),
+            "kind": "add-alias",
+            "entity": "document:docs/a.md",
+            "targetContentHash": "0".repeat(64),
+            "confidence": 0.9,
+            "reason": "r",
+            "evidence": [{"source": "snapshot", "path": "docs/a.md", "lines": [1, 1]}],
+            "relatedDiagnosticIds": [],
+            "origin": {"agentId": "bot", "agentVersion": "1", "promptVersion": "1"},
+            "baseSnapshotHash": "0".repeat(64),
+            "payload": {"alias": alias},
+        });
+        AcceptedEntry {
+            proposal: serde_json::from_value(proposal).unwrap(),
+            accepted_at: "2026-01-01T00:00:00Z".into(),
+            accepted_by: by.into(),
+        }
+    }
+
+    #[test]
+    fn policy_aliases_are_words_and_person_aliases_are_names() {
+        let live = [
+            accepted_alias("by-policy", "policy"),
+            accepted_alias("by-ada", "Ada"),
+        ];
+        let entity = EntityId::from_raw("document:docs/a.md");
+        let signals = overlay_signals(&live, false);
+        assert_eq!(signals.aliases[&entity], ["by-ada"]);
+        assert_eq!(signals.lexical_aliases[&entity], ["by-policy"]);
+        // The configuration may trust policy: both name the entity then.
+        let trusting = overlay_signals(&live, true);
+        assert_eq!(trusting.aliases[&entity], ["by-ada", "by-policy"]);
+        assert!(trusting.lexical_aliases.is_empty());
+    }
 }

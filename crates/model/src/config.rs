@@ -184,6 +184,10 @@ pub struct RetrievalConfig {
     /// Whether `knowledge[]` carries projected documents and modules; default true.
     #[serde(default)]
     pub corpus: RetrievalCorpusConfig,
+    /// Whether an alias accepted by policy (no person approved it) names its entity exactly;
+    /// default false: such an alias is searchable text only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trust_policy_aliases: bool,
 }
 
 /// `retrieval.corpus`.

@@ -10,8 +10,12 @@ use doc_bridge_model::{ContentHash, EntityId};
 /// "Projection and bounded influence").
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OverlaySignals {
-    /// Extra aliases per entity.
+    /// Extra aliases per entity that name it exactly (a person approved them, or the
+    /// configuration trusts policy-accepted aliases).
     pub aliases: BTreeMap<EntityId, Vec<String>>,
+    /// Aliases accepted by policy alone: searchable words of the entity's `aliases` field, never
+    /// an exact name (an agent cannot put an entry first for a phrase it chose).
+    pub lexical_aliases: BTreeMap<EntityId, Vec<String>>,
     /// Summaries for entities that have none.
     pub summaries: BTreeMap<EntityId, String>,
     /// Intent phrases and the entity each leads to.

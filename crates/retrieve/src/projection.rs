@@ -274,7 +274,17 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
         tags.push(role.tag());
     }
     let mut fields = field_map(fields);
-    fields.insert(Field::Aliases.name().to_owned(), aliases.join("\n"));
+    // Aliases accepted by policy alone are words of the field, not exact names.
+    let mut alias_text = aliases.join("\n");
+    if let Some(lexical) = overlay.lexical_aliases.get(id) {
+        for alias in lexical {
+            if !alias_text.is_empty() {
+                alias_text.push('\n');
+            }
+            alias_text.push_str(alias);
+        }
+    }
+    fields.insert(Field::Aliases.name().to_owned(), alias_text);
     ProjectedEntry {
         id: id.to_string(),
         kind: entity.kind().as_str().to_owned(),
