@@ -160,7 +160,8 @@ fn payload_strings_over_their_bounds_are_schema_rejections() {
             &snap,
             "add-intent",
             AUTH,
-            json!({"phrase": "p".repeat(n), "language": "en"}),
+            // A phrase (two words) of exactly `n` characters.
+            json!({"phrase": format!("how {}", "p".repeat(n - 4)), "language": "en"}),
         )
     };
     assert_accepted(&snap, phrase(120));
