@@ -194,16 +194,12 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
                 .map(|s| s.name.as_str())
                 .collect::<Vec<_>>()
                 .join(" ");
-            let mut imports = m
+            let imports = m
                 .imports
                 .iter()
                 .map(|i| i.specifier.as_str())
                 .collect::<Vec<_>>()
                 .join(" ");
-            if !m.text.is_empty() {
-                imports.push('\n');
-                imports.push_str(&m.text);
-            }
             let summary = overlay.summaries.get(id).cloned().unwrap_or_default();
             let fields = vec![
                 (Field::Title, m.path.file_name().to_owned()),
@@ -213,6 +209,8 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
                 (Field::Aliases, String::new()),
                 (Field::Summary, summary),
                 (Field::Body, imports),
+                // The module's words, beside the code blocks of documents: both are code.
+                (Field::Code, m.text.clone()),
             ];
             (
                 m.path.file_name().to_owned(),
