@@ -236,3 +236,65 @@ fn bench_retrieval_reports_and_enforces_min() {
     );
     assert_eq!(code(&strict), 1);
 }
+
+/// `.gitattributes` `linguist-*` marks come before path conventions: a file the repository calls
+/// generated ranks after the source, and one it calls source keeps no role whatever its path.
+#[test]
+fn gitattributes_linguist_marks_set_file_roles() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        ".gitattributes",
+        "src/schema.ts linguist-generated\ntests/helpers.ts -linguist-generated\n",
+    );
+    write(
+        "src/schema.ts",
+        "// balance sheet balance sheet\nexport const value = 1;\n",
+    );
+    write(
+        "src/ledger.ts",
+        "// balance sheet\nexport function post() {}\n",
+    );
+    write("tests/helpers.ts", "export const x = 1;\n");
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let linguist = |path: &str| {
+        snapshot["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == path)
+            .unwrap()["linguist"]
+            .clone()
+    };
+    assert_eq!(linguist("src/schema.ts"), "generated");
+    assert_eq!(linguist("tests/helpers.ts"), "source");
+    assert_eq!(linguist("src/ledger.ts"), serde_json::Value::Null);
+    let entries = artifact(dir.path(), "index.json")["projection"]["entries"].clone();
+    let tags = |id: &str| {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == id)
+            .unwrap()["tags"]
+            .clone()
+    };
+    assert_eq!(
+        tags("module:src/schema.ts"),
+        serde_json::json!(["role:generated"])
+    );
+    // Under `tests/`, but the repository says it is source: no role.
+    assert_eq!(tags("module:tests/helpers.ts"), serde_json::Value::Null);
+    // The generated file matches more often; it still ranks after the source.
+    let out = run(dir.path(), &["search", "--json", "balance sheet"]);
+    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        results["results"][0]["path"], "src/ledger.ts",
+        "{results:#}"
+    );
+}

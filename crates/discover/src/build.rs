@@ -848,7 +848,7 @@ impl<'a> Builder<'a> {
                 root: ".".to_owned(),
             },
             analyzers: analyzer_versions(),
-            files: self.observed.iter().map(|f| f.record.clone()).collect(),
+            files: files_with_attributes(self.observed),
             entities: self.entities,
             relations: self.relations,
             diagnostics,
@@ -884,6 +884,26 @@ fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
 }
 
 /// The serde (kebab-case) name of an analyzer enum value.
+/// The inventory, each record with what the repository's `.gitattributes` say of it.
+fn files_with_attributes(observed: &[ObservedFile]) -> Vec<FileRecord> {
+    let attributes: Vec<(RelPath, &str)> = observed
+        .iter()
+        .filter_map(|f| match &f.analysis {
+            Analysis::Attributes(text) => Some((f.record.path.parent(), text.as_str())),
+            _ => None,
+        })
+        .collect();
+    let linguist =
+        crate::attributes::linguist_of(&attributes, observed.iter().map(|f| &f.record.path));
+    observed
+        .iter()
+        .map(|f| FileRecord {
+            linguist: linguist.get(&f.record.path).map(|l| l.as_str().to_owned()),
+            ..f.record.clone()
+        })
+        .collect()
+}
+
 /// An inline-code mention written as `Owner.member` (also `Owner::member`, `Owner#member`,
 /// with or without `()`), as the key members are declared under; `None` for other shapes.
 fn qualified_member(text: &str) -> Option<String> {

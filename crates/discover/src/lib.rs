@@ -7,6 +7,7 @@
 
 pub mod analysis_cache;
 pub mod areas;
+pub mod attributes;
 pub mod build;
 pub mod documents;
 pub mod imports;

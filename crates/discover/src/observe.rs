@@ -24,6 +24,8 @@ pub enum Analysis {
     Module(Language, Box<SourceFacts>),
     /// A package manifest that parsed.
     Manifest(Box<ManifestFacts>),
+    /// A `.gitattributes` file's text (its `linguist-*` attributes mark files).
+    Attributes(String),
     /// Not analysed (other file types, oversize or unreadable files, broken manifests).
     None,
 }
@@ -52,6 +54,8 @@ pub enum Kind {
     Manifest(doc_bridge_model::snapshot::Ecosystem),
     /// The config file at the root.
     Config,
+    /// A `.gitattributes` file.
+    Attributes,
     /// Anything else.
     Other,
 }
@@ -61,6 +65,9 @@ pub fn classify(path: &RelPath) -> Kind {
     let name = path.file_name();
     if path.as_str() == doc_bridge_model::config::CONFIG_FILE {
         return Kind::Config;
+    }
+    if name == ".gitattributes" {
+        return Kind::Attributes;
     }
     if let Some(ecosystem) = manifest_ecosystem(name) {
         return Kind::Manifest(ecosystem);
@@ -202,6 +209,7 @@ fn oversize_record(
             content_hash: hash,
             class,
             lines: None,
+            linguist: None,
         },
         analysis: Analysis::None,
         diagnostics,
@@ -218,6 +226,7 @@ fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> Ob
         content_hash: hash,
         class,
         lines,
+        linguist: None,
     };
 
     let hash = ContentHash::of_bytes(&bytes);
@@ -319,6 +328,12 @@ fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> Ob
             analysis: Analysis::None,
             diagnostics: Vec::new(),
         },
+        Kind::Attributes => ObservedFile {
+            reused: false,
+            record: record(size, hash, FileClass::Other, None),
+            analysis: Analysis::Attributes(text.to_owned()),
+            diagnostics: Vec::new(),
+        },
         Kind::Other => ObservedFile {
             reused: false,
             record: record(size, hash, FileClass::Other, None),
@@ -392,6 +407,7 @@ fn unreadable(file: &WalkedFile, error: &ReadError) -> ObservedFile {
             content_hash: ContentHash::of_bytes(b""),
             class: FileClass::Unreadable,
             lines: None,
+            linguist: None,
         },
         analysis: Analysis::None,
         diagnostics: vec![Diagnostic::new(

@@ -78,6 +78,10 @@ pub struct FileRecord {
     /// Line count, for files analysed as text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<u32>,
+    /// What the repository's `.gitattributes` say the file is: `generated`, `vendored`,
+    /// `documentation`, or `source` (one of them explicitly unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linguist: Option<String>,
     /// Repository-relative path.
     pub path: RelPath,
 }

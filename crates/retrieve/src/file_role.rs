@@ -167,7 +167,20 @@ const CHANGELOG_DIRS: &[&str] = &[
     "release-notes",
 ];
 
-/// The role of the file at `path`, if any.
+/// The role of a file: what the repository's `.gitattributes` say (`linguist`: `generated`,
+/// `vendored`, `documentation` — an example when the file is code — or `source`, no role
+/// whatever the path), else the path conventions ([`file_role`]).
+pub fn role_of(path: &RelPath, linguist: Option<&str>, is_code: bool) -> Option<FileRole> {
+    match linguist {
+        Some("generated") => Some(FileRole::Generated),
+        Some("vendored") => Some(FileRole::Vendored),
+        Some("documentation") if is_code => Some(FileRole::Example),
+        Some("documentation" | "source") => None,
+        _ => file_role(path),
+    }
+}
+
+/// The role of the file at `path` by its path alone, if any.
 pub fn file_role(path: &RelPath) -> Option<FileRole> {
     let text = path.as_str();
     let mut parts: Vec<&str> = text.split('/').collect();
@@ -360,6 +373,28 @@ mod tests {
         ] {
             assert_eq!(role(path), None, "{path}");
         }
+    }
+
+    #[test]
+    fn gitattributes_come_before_path_conventions() {
+        let path = RelPath::new("src/api_pb2.py").unwrap();
+        assert_eq!(role_of(&path, None, true), Some(FileRole::Generated));
+        assert_eq!(role_of(&path, Some("source"), true), None);
+        let lib = RelPath::new("lib/parser.js").unwrap();
+        assert_eq!(
+            role_of(&lib, Some("vendored"), true),
+            Some(FileRole::Vendored)
+        );
+        assert_eq!(
+            role_of(&lib, Some("generated"), true),
+            Some(FileRole::Generated)
+        );
+        assert_eq!(
+            role_of(&lib, Some("documentation"), true),
+            Some(FileRole::Example)
+        );
+        let page = RelPath::new("tests/README.md").unwrap();
+        assert_eq!(role_of(&page, Some("documentation"), false), None);
     }
 
     #[test]

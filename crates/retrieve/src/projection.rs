@@ -63,10 +63,16 @@ pub fn project_with_collection(
 ) -> (RetrievalIndexV1, Collection) {
     // Each entry is a pure function of its entity (copying the entity's text): on all cores,
     // collected in order.
+    // What the repository's `.gitattributes` say of a file, where they say anything.
+    let linguist: FxHashMap<&RelPath, &str> = snapshot
+        .files
+        .iter()
+        .filter_map(|f| Some((&f.path, f.linguist.as_deref()?)))
+        .collect();
     let mut entries: Vec<ProjectedEntry> = snapshot
         .entities
         .par_iter()
-        .map(|e| entity_entry(e, overlay))
+        .map(|e| entity_entry(e, overlay, linguist.get(e.path()).copied()))
         .collect();
     entries.extend(routes(snapshot, overlay, config));
     entries.par_sort_by(|a, b| a.id.cmp(&b.id));
@@ -126,7 +132,11 @@ fn field_map(values: Vec<(Field, String)>) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
+fn entity_entry(
+    entity: &Entity,
+    overlay: &OverlaySignals,
+    linguist: Option<&str>,
+) -> ProjectedEntry {
     let id = entity.id();
     let mut aliases: Vec<String> = Vec::new();
     let mut tags = Vec::new();
@@ -267,7 +277,8 @@ fn entity_entry(entity: &Entity, overlay: &OverlaySignals) -> ProjectedEntry {
         tags.push("canonical".to_owned());
     }
     if matches!(entity, Entity::Document(_) | Entity::Module(_))
-        && let Some(role) = crate::file_role::file_role(entity.path())
+        && let Some(role) =
+            crate::file_role::role_of(entity.path(), linguist, matches!(entity, Entity::Module(_)))
     {
         tags.push(role.tag());
     }

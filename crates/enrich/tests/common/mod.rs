@@ -44,6 +44,7 @@ fn file(path: &str, class: FileClass, lines: Option<u32>, seed: &str) -> FileRec
         content_hash: h(seed),
         class,
         lines,
+        linguist: None,
     }
 }
 
