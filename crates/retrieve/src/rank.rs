@@ -53,6 +53,12 @@ pub const REFERENCE_CAP: f64 = 60.0;
 /// A reference that resolves to more entries than this names nothing in particular.
 pub const REFERENCE_MAX_TARGETS: usize = 6;
 
+/// The best place of a result's file holds this share of the query's weight: up to this much
+/// (`rerank_by_passages`; 10% of [`LEXICAL_SCALE`]).
+pub const PASSAGE_WEIGHT: f64 = 20.0;
+/// How many of the best results are looked into for [`PASSAGE_WEIGHT`].
+pub const PASSAGE_CANDIDATES: usize = 30;
+
 /// Prior for modules when the query is a pasted report (a bug report, a traceback): the file
 /// a report is about is code.
 pub const PRIOR_MODULE_FOR_REPORT: f64 = 1.3;
@@ -190,6 +196,9 @@ pub struct Parts {
     /// Explicit references of a pasted report that resolve to the entry.
     #[serde(skip_serializing_if = "is_zero")]
     pub reference: f64,
+    /// The best window of the file holds this much of the query (see `rerank_by_passages`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub passage: f64,
     /// Nearness to the best lexical hits.
     pub graph_proximity: f64,
     /// Log-scaled PageRank.
@@ -210,6 +219,7 @@ impl Parts {
             + self.exact_title
             + self.term_identity
             + self.reference
+            + self.passage
             + self.graph_proximity
             + self.canonicality
             + self.audience_fit
@@ -755,6 +765,49 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
             },
         )
         .collect()
+}
+
+/// Reorders `hits` (the best first, as [`search`] returns them, asked with a limit of at least
+/// [`PASSAGE_CANDIDATES`]) by how much of the query one place of each file holds: `texts[i]` is
+/// the text of `hits[i]`'s file, when it could be read. Each hit gains up to
+/// [`PASSAGE_WEIGHT`] × its [`snippet::coverage`]; the order is then the new scores', and
+/// `limit` hits are kept. Pure: the caller reads the files.
+pub fn rerank_by_passages(
+    collection: &Collection,
+    query: &str,
+    mut hits: Vec<Hit>,
+    texts: &[Option<String>],
+    limit: usize,
+) -> Vec<Hit> {
+    let n = collection.len();
+    let weights: Vec<(String, f64)> = query_terms(query)
+        .into_keys()
+        .filter_map(|term| {
+            let (df, _) = collection.postings(&term)?;
+            Some((term, idf(n, df)))
+        })
+        .collect();
+    if weights.len() >= 2 {
+        for (hit, text) in hits.iter_mut().zip(texts) {
+            let Some(text) = text else { continue };
+            let gain = PASSAGE_WEIGHT * crate::snippet::coverage(text, &weights);
+            if gain > 0.0 && hit.parts.lexical > 0.0 {
+                hit.parts.passage = gain;
+                hit.score += gain;
+                if let Some(explain) = &mut hit.explain {
+                    explain.parts.passage = gain;
+                }
+            }
+        }
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(b.parts.identity().total_cmp(&a.parts.identity()))
+                .then(a.entry.cmp(&b.entry))
+        });
+    }
+    hits.truncate(limit);
+    hits
 }
 
 /// The entries a reference names, and the weight it carries: a path by its longest suffix

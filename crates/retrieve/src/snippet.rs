@@ -151,6 +151,54 @@ fn context_of(line: &str, kind: TextKind) -> Option<String> {
     }
 }
 
+/// Lines in the window [`coverage`] slides over a file.
+pub const COVERAGE_WINDOW: usize = 8;
+
+/// How much of the query one place of the text holds: the best window of
+/// [`COVERAGE_WINDOW`] consecutive non-blank lines, scored by the summed weights of the distinct
+/// query terms it contains, over the summed weights of all of them (0..=1). `weights` gives each
+/// query term's weight (its idf). A page that answers in one section scores high even when the
+/// rest of it is about something else.
+pub fn coverage(text: &str, weights: &[(String, f64)]) -> f64 {
+    let total: f64 = weights.iter().map(|(_, w)| w.max(0.0)).sum();
+    if total <= 0.0 || text.len() > MAX_TEXT_BYTES {
+        return 0.0;
+    }
+    // Per non-blank line, which query terms it holds (a bit per term; at most 64 are counted).
+    let terms: Vec<&(String, f64)> = weights.iter().take(64).collect();
+    let lines: Vec<u64> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut mask = 0u64;
+            lexicon::tokenize(line, &mut |t| {
+                if let Some(i) = terms.iter().position(|(term, _)| term == t) {
+                    mask |= 1 << i;
+                }
+            });
+            mask
+        })
+        .collect();
+    let score = |mask: u64| -> f64 {
+        terms
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, (_, w))| w.max(0.0))
+            .sum()
+    };
+    let mut best = 0.0f64;
+    for start in 0..lines.len() {
+        let end = (start + COVERAGE_WINDOW).min(lines.len());
+        let mask = lines[start..end].iter().fold(0u64, |m, l| m | l);
+        best = best.max(score(mask));
+        if end == lines.len() {
+            break;
+        }
+    }
+    (best / total).clamp(0.0, 1.0)
+}
+
 /// The kind of text at `path`, by its extension.
 pub fn text_kind(path: &str) -> TextKind {
     let lower = path.to_ascii_lowercase();
@@ -197,6 +245,22 @@ mod tests {
         assert_eq!((passage.start_line, passage.end_line), (4, 5));
         // The declaration is the passage's own first line here: the one above is the context.
         assert_eq!(passage.context.as_deref(), Some("class Store"));
+    }
+
+    #[test]
+    fn coverage_is_the_best_window_share_of_the_query() {
+        let weights = vec![
+            ("session".to_owned(), 2.0),
+            ("timeout".to_owned(), 1.0),
+            ("rotat".to_owned(), 1.0),
+        ];
+        let together = "intro\n\nthe session timeout and key rotation\n";
+        assert!((coverage(together, &weights) - 1.0).abs() < 1e-9);
+        // The same words spread far apart: no window holds them all.
+        let spread = format!("session\n{}timeout rotation\n", "filler\n".repeat(20));
+        assert!((coverage(&spread, &weights) - 0.5).abs() < 1e-9);
+        assert_eq!(coverage("nothing", &weights), 0.0);
+        assert_eq!(coverage("session", &[]), 0.0);
     }
 
     #[test]

@@ -9,8 +9,8 @@ use doc_bridge_model::projection::{
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::rank::{
-    CANONICALITY_CAP, Confidence, PROXIMITY_ONE_HOP, SIGNAL_WEIGHT, SearchOptions, TERM_IDENTITY,
-    search,
+    CANONICALITY_CAP, Confidence, PASSAGE_WEIGHT, PROXIMITY_ONE_HOP, SIGNAL_WEIGHT, SearchOptions,
+    TERM_IDENTITY, rerank_by_passages, search,
 };
 use proptest::prelude::*;
 
@@ -612,4 +612,51 @@ ValueError: the pipeline fails"#;
             .iter()
             .any(|r| r.ends_with("_column_transformer.py"))
     );
+}
+
+/// A page that answers in one place outranks one whose same words are spread over it.
+#[test]
+fn a_page_that_answers_in_one_place_moves_up_after_its_passages_are_read() {
+    let spread_text = format!(
+        "session\n{}timeout\n{}rotation\n",
+        "filler words here\n".repeat(30),
+        "more filler words\n".repeat(30)
+    );
+    let together_text = format!(
+        "{}the session timeout forces key rotation\n",
+        "intro words here\n".repeat(30)
+    );
+    let spread = entry("document:spread.md", "Spread", &spread_text);
+    let together = entry("document:together.md", "Together", &together_text);
+    let p = projection(vec![spread, together]);
+    let collection = Collection::build(&p);
+    let options = SearchOptions {
+        floor: 0.0,
+        ..SearchOptions::default()
+    };
+    let hits = search(&collection, "session timeout rotation", &options);
+    let texts: Vec<Option<String>> = hits
+        .iter()
+        .map(|h| {
+            Some(match p.entries[h.entry].id.as_str() {
+                "document:spread.md" => spread_text.clone(),
+                _ => together_text.clone(),
+            })
+        })
+        .collect();
+    let reranked = rerank_by_passages(&collection, "session timeout rotation", hits, &texts, 10);
+    assert_eq!(p.entries[reranked[0].entry].id, "document:together.md");
+    assert!(reranked[0].parts.passage > reranked[1].parts.passage);
+    assert!(reranked[0].parts.passage <= PASSAGE_WEIGHT);
+    // The limit holds, and a result without text gains nothing.
+    let hits = search(&collection, "session timeout rotation", &options);
+    let none = rerank_by_passages(
+        &collection,
+        "session timeout rotation",
+        hits,
+        &[None, None],
+        1,
+    );
+    assert_eq!(none.len(), 1);
+    assert_eq!(none[0].parts.passage, 0.0);
 }

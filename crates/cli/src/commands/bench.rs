@@ -49,7 +49,7 @@ pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
     let mut misses = Vec::new();
     for case in &cases {
         let options = SearchOptions {
-            limit: 10,
+            limit: doc_bridge_retrieve::rank::PASSAGE_CANDIDATES,
             kind: case.kind.clone(),
             language: repo
                 .config
@@ -60,7 +60,16 @@ pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
             scoring: Scoring::from_settings(&loaded.retrieval),
             ..SearchOptions::default()
         };
+        // Ranked as `search` ranks: the best few dozen looked into for their passages.
         let hits = search(collection, &case.query, &options);
+        let texts = crate::commands::search::result_texts(&repo, collection, &hits);
+        let hits = doc_bridge_retrieve::rank::rerank_by_passages(
+            collection,
+            &case.query,
+            hits,
+            &texts,
+            10,
+        );
         if hits.is_empty() {
             zero += 1;
         }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::lexicon;
-use doc_bridge_retrieve::rank::{Hit, Scoring, SearchOptions, search};
+use doc_bridge_retrieve::rank::{self, Hit, Scoring, SearchOptions, search};
 use doc_bridge_retrieve::snippet::{self, Passage};
 
 use doc_bridge_model::timing::phase;
@@ -29,7 +29,8 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     })?;
     let query = args.query.join(" ");
     let options = SearchOptions {
-        limit: args.limit,
+        // The best few dozen are looked into for their passages, then cut to the limit.
+        limit: args.limit.max(rank::PASSAGE_CANDIDATES),
         no_tests: args.no_tests,
         paths: path_globs(&args.paths)?,
         kind: args.kind.clone(),
@@ -45,11 +46,26 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     };
     let collection = &loaded.collection;
     let hits = phase("rank", || search(collection, &query, &options));
-    let snippets: Vec<Option<Passage>> = phase("snippets", || {
+    let (hits, snippets) = phase("passages", || {
+        let texts = result_texts(&repo, collection, &hits);
+        let order: Vec<usize> = hits.iter().map(|h| h.entry).collect();
+        let hits = rank::rerank_by_passages(collection, &query, hits, &texts, args.limit);
         let terms: BTreeSet<String> = lexicon::tokens(&query).into_iter().collect();
-        hits.iter()
-            .map(|hit| passage_of(&repo, collection.entry(hit.entry), &terms))
-            .collect()
+        let snippets: Vec<Option<Passage>> = hits
+            .iter()
+            .map(|hit| {
+                let text = order
+                    .iter()
+                    .position(|e| *e == hit.entry)
+                    .and_then(|i| texts[i].as_deref())?;
+                snippet::best_passage(
+                    text,
+                    &terms,
+                    snippet::text_kind(collection.entry(hit.entry).path()),
+                )
+            })
+            .collect();
+        (hits, snippets)
     });
     if args.output.json {
         let results: Vec<serde_json::Value> = hits
@@ -150,12 +166,21 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     Ok(Exit::Ok)
 }
 
-/// The best passage of a result's file (documents and modules only), read beneath the root.
-fn passage_of(
+/// The texts of the results' files, in order, for `rank::rerank_by_passages` and the snippets
+/// (`search`, `bench retrieval` and the MCP server alike).
+pub(crate) fn result_texts(
     repo: &Repo,
-    entry: doc_bridge_retrieve::collection::Entry<'_>,
-    terms: &BTreeSet<String>,
-) -> Option<Passage> {
+    collection: &Collection,
+    hits: &[Hit],
+) -> Vec<Option<String>> {
+    hits.iter()
+        .map(|hit| text_of(repo, collection.entry(hit.entry)))
+        .collect()
+}
+
+/// The text of a result's file (documents and modules only), read beneath the root; `None`
+/// when unreadable, not UTF-8 or over [`snippet::MAX_TEXT_BYTES`].
+fn text_of(repo: &Repo, entry: doc_bridge_retrieve::collection::Entry<'_>) -> Option<String> {
     if !matches!(entry.kind(), "document" | "module") {
         return None;
     }
@@ -163,8 +188,7 @@ fn passage_of(
         .root_dir
         .read_file(entry.path(), snippet::MAX_TEXT_BYTES as u64)
         .ok()??;
-    let text = std::str::from_utf8(&bytes).ok()?;
-    snippet::best_passage(text, terms, snippet::text_kind(entry.path()))
+    String::from_utf8(bytes).ok()
 }
 
 fn result_json(collection: &Collection, hit: &Hit) -> serde_json::Value {

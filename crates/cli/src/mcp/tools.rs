@@ -205,7 +205,8 @@ pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolEr
     }
     let loaded = state.ready()?;
     let options = SearchOptions {
-        limit,
+        // As `doc-bridge search` does: the best few dozen are looked into for their passages.
+        limit: limit.max(doc_bridge_retrieve::rank::PASSAGE_CANDIDATES),
         kind: args.kind.clone(),
         explain: args.explain.unwrap_or(false),
         language: loaded
@@ -219,6 +220,14 @@ pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolEr
         ..SearchOptions::default()
     };
     let hits = search(&loaded.collection, &args.query, &options);
+    let texts = crate::commands::search::result_texts(&loaded.repo, &loaded.collection, &hits);
+    let hits = doc_bridge_retrieve::rank::rerank_by_passages(
+        &loaded.collection,
+        &args.query,
+        hits,
+        &texts,
+        limit,
+    );
     let graph = Graph::new(&loaded.snapshot);
     let terms: BTreeSet<String> = tokens(&args.query).into_iter().collect();
     let mut results = Vec::new();
