@@ -175,7 +175,8 @@ fn is_separator(c: char) -> bool {
     matches!(c, '@' | '/' | '_' | '-')
 }
 
-fn is_word_char(c: char) -> bool {
+/// Whether `c` can be part of a raw token (CJK runs are segmented apart).
+pub(crate) fn is_word_char(c: char) -> bool {
     (c.is_alphanumeric() && !is_cjk(c)) || is_separator(c)
 }
 

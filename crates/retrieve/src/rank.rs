@@ -1072,10 +1072,12 @@ fn collapse_by_path(collection: &Collection, scored: Vec<Scored>) -> Vec<Scored>
         .collect()
 }
 
-/// The whitespace-separated words of `query` whose tokens include `term`.
+/// The words of `query` whose tokens include `term`: runs of token characters (a leading `$`
+/// kept), so `class:active={isActive}` shows `isActive`, not the whole run.
 fn words_of(query: &str, term: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
-    for word in query.split_whitespace() {
+    let pieces = query.split(|c: char| !lexicon::is_word_char(c) && c != '$');
+    for word in pieces {
         let word = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '$' && c != '@');
         let mut gives = false;
         lexicon::tokenize(word, &mut |t| gives |= t == term);

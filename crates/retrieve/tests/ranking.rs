@@ -660,3 +660,32 @@ fn a_page_that_answers_in_one_place_moves_up_after_its_passages_are_read() {
     assert_eq!(none.len(), 1);
     assert_eq!(none[0].parts.passage, 0.0);
 }
+
+/// `--explain` names the query's own words: the piece of a punctuated run that gave the term,
+/// never the whole run (`class:active={isActive}` matched `isActive`, and `$state` keeps its `$`).
+#[test]
+fn explain_names_the_words_that_matched_not_the_whole_run() {
+    let p = projection(vec![entry(
+        "module:src/toggle.ts",
+        "toggle",
+        "export const isActive = true; let $state = 1;",
+    )]);
+    let collection = Collection::build(&p);
+    let words = |query: &str| -> Vec<String> {
+        let hits = search(
+            &collection,
+            query,
+            &SearchOptions {
+                explain: true,
+                ..SearchOptions::default()
+            },
+        );
+        let explain = hits[0].explain.as_ref().unwrap();
+        let mut words: Vec<String> = explain.terms.iter().flat_map(|t| t.words.clone()).collect();
+        words.sort();
+        words.dedup();
+        words
+    };
+    assert_eq!(words("class:active={isActive}"), ["active", "isActive"]);
+    assert_eq!(words("what is $state"), ["$state"]);
+}
