@@ -21,10 +21,12 @@ use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot};
 use doc_bridge_model::{ContentHash, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_retrieve::cache::{FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
 use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_retrieve::legacy::LEGACY_HASH_ALGO;
 use doc_bridge_retrieve::{
     IndexOptions, build_index_with_collection, build_unsealed_index_with_collection,
     configuration_hash, fingerprint, index_hash,
 };
+use std::path::Path;
 
 use crate::clock::now_rfc3339;
 use crate::exit::UserError;
@@ -223,14 +225,17 @@ pub fn snapshot_inputs(repo: &Repo, snapshot: &Snapshot) -> Inputs {
 /// digest); anything else fingerprints the repository ([`current_inputs`]) and names what moved.
 pub fn freshness_of(
     repo: &Repo,
-    recorded: &Inputs,
+    index: &DocBridgeIndexV1,
 ) -> Result<doc_bridge_retrieve::Freshness, UserError> {
+    let recorded = &index.inputs;
     let stamps = read_stamps(repo);
-    if unchanged_inputs_hash(repo, &stamps).as_ref() == Some(&recorded.hash) {
-        return Ok(doc_bridge_retrieve::Freshness::default());
-    }
-    let current = current_inputs_with(repo, stamps)?;
-    Ok(doc_bridge_retrieve::compare(recorded, &current))
+    let freshness = if unchanged_inputs_hash(repo, &stamps).as_ref() == Some(&recorded.hash) {
+        doc_bridge_retrieve::Freshness::default()
+    } else {
+        let current = current_inputs_with(repo, stamps)?;
+        doc_bridge_retrieve::compare(recorded, &current)
+    };
+    Ok(freshness.with_lexicon(index.retrieval.lexicon_version))
 }
 
 /// The current `inputs.hash`: from the stamp cache when it vouches for every file, else by
@@ -546,6 +551,9 @@ pub enum IndexState {
     Missing,
     /// Unreadable, malformed, sealed by an unknown algorithm, or its seal does not match.
     Invalid(String),
+    /// A valid index sealed with the legacy `sha256-normalized-v1`: to migrate, never to answer
+    /// from (see `doc_bridge_retrieve::legacy`).
+    Legacy(doc_bridge_retrieve::legacy::LegacyIndex),
     /// A valid index.
     Valid(Box<DocBridgeIndexV1>),
 }
@@ -598,8 +606,11 @@ fn load_index_vouched(repo: &Repo) -> (IndexState, Option<Vouched>) {
     if let Some(algo) = read_algorithm(&path)
         && algo != SEMANTIC_HASH_ALGO
     {
+        if algo == LEGACY_HASH_ALGO {
+            return (load_legacy(&path), None);
+        }
         let why = format!(
-            "it was sealed with `{algo}`, which this doc-bridge does not read (it reads `{SEMANTIC_HASH_ALGO}`)"
+            "it was sealed with `{algo}`, which this doc-bridge does not know (it reads `{SEMANTIC_HASH_ALGO}`, and `{LEGACY_HASH_ALGO}` to migrate it): install a doc-bridge that reads `{algo}`, or regenerate the index with `doc-bridge index`"
         );
         return (IndexState::Invalid(why), None);
     }
@@ -627,6 +638,28 @@ fn load_index_vouched(repo: &Repo) -> (IndexState, Option<Vouched>) {
             (IndexState::Invalid(why.to_owned()), None)
         }
     }
+}
+
+/// Reads an index that declares the legacy algorithm: valid (to migrate) or corrupt.
+fn load_legacy(path: &Path) -> IndexState {
+    match phase("read legacy index", || read_json::<serde_json::Value>(path)) {
+        Ok(Some(value)) => match doc_bridge_retrieve::legacy::read(&value) {
+            Ok(legacy) => IndexState::Legacy(legacy),
+            Err(e) => IndexState::Invalid(e.to_string()),
+        },
+        Ok(None) => IndexState::Missing,
+        Err(ArtifactError::Malformed { detail, .. }) => {
+            IndexState::Invalid(format!("it is not a valid index: {detail}"))
+        }
+        Err(e) => IndexState::Invalid(e.to_string()),
+    }
+}
+
+/// What every command says of a valid legacy index it cannot answer from (exit 1).
+pub fn legacy_message() -> String {
+    format!(
+        "index at .doc-bridge/index.json is sealed with the legacy `{LEGACY_HASH_ALGO}` (its seal is valid); queries need `{SEMANTIC_HASH_ALGO}`: run `doc-bridge index` to migrate it"
+    )
 }
 
 /// Counts of entities by kind, for summaries.
@@ -668,6 +701,7 @@ fn verified_index_vouched(repo: &Repo) -> Result<(DocBridgeIndexV1, Option<Vouch
         (IndexState::Invalid(why), _) => Err(UserError::error(format!(
             "index at .doc-bridge/index.json is invalid: {why}; run `doc-bridge index` to regenerate it"
         ))),
+        (IndexState::Legacy(_), _) => Err(UserError::findings(legacy_message())),
     }
 }
 
@@ -691,7 +725,7 @@ fn load_for_query_vouched(
     allow_stale: bool,
 ) -> Result<(Loaded, Option<Vouched>), UserError> {
     let (index, vouched) = verified_index_vouched(repo)?;
-    let freshness = freshness_of(repo, &index.inputs)?;
+    let freshness = freshness_of(repo, &index)?;
     let stale = if freshness.is_fresh() {
         None
     } else if allow_stale {

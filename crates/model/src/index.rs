@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::hash::ContentHash;
-use crate::ids::{EntityId, RelPath};
+use crate::ids::RelPath;
 use crate::snapshot::Project;
 
 /// The index schema version.
@@ -105,9 +105,6 @@ pub struct KnowledgeEntry {
 pub struct Handoff {
     /// Commands that verify a change.
     pub checks: Vec<String>,
-    /// Where `checks` came from: `ownership`, `front-matter`, `package-scripts`,
-    /// `package-manager-default` or `none`.
-    pub checks_source: String,
     /// Directories an edit is expected to touch.
     pub edit_roots: Vec<RelPath>,
     /// Short notes for the reader.
@@ -119,9 +116,9 @@ pub struct Handoff {
     pub schema_version: u32,
     /// Always `.doc-bridge/index.json`.
     pub source: String,
-    /// The first file to read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_here: Option<RelPath>,
+    /// The first file to read: the best document, or (when no document covers the target yet)
+    /// the package manifest or the target's own path. Always present, as `AgentHandoffV1` has it.
+    pub start_here: RelPath,
     /// What the handoff is for.
     pub target: HandoffTarget,
     /// Always `agent-handoff`.
@@ -161,9 +158,6 @@ pub struct OwnershipRecord {
     pub agent_doc: Option<RelPath>,
     /// Checks for changes under it.
     pub checks: Vec<String>,
-    /// The entity the record routes to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entity: Option<EntityId>,
     /// The owner id (package name or configured ownership key).
     pub id: String,
     /// The owned directory.

@@ -3,6 +3,7 @@
 
 use doc_bridge_model::RelPath;
 use doc_bridge_model::index::Inputs;
+use doc_bridge_model::retrieval::LEXICON_VERSION;
 use serde::Serialize;
 
 /// The difference between the recorded inputs and the current ones.
@@ -19,6 +20,9 @@ pub struct Freshness {
     pub configuration_changed: bool,
     /// Analyzer, lexicon or projection versions differ from this build's.
     pub versions_changed: bool,
+    /// The index was ranked with another `retrieval.lexiconVersion` than this build's (a
+    /// changed tokenizer or stopword list changes ranking without changing a file).
+    pub lexicon_changed: bool,
 }
 
 impl Freshness {
@@ -29,6 +33,13 @@ impl Freshness {
             && self.removed.is_empty()
             && !self.configuration_changed
             && !self.versions_changed
+            && !self.lexicon_changed
+    }
+
+    /// Adds the check of the lexicon the index was ranked with (`retrieval.lexiconVersion`).
+    pub fn with_lexicon(mut self, recorded: u32) -> Self {
+        self.lexicon_changed = recorded != LEXICON_VERSION;
+        self
     }
 
     /// A one-line summary naming up to `max` paths.
@@ -55,6 +66,11 @@ impl Freshness {
         }
         if self.versions_changed {
             parts.push("it was built by a different analyzer or lexicon version".to_owned());
+        }
+        if self.lexicon_changed {
+            parts.push(format!(
+                "it was ranked with another lexicon version (this doc-bridge's is {LEXICON_VERSION})"
+            ));
         }
         parts.join("; ")
     }
@@ -129,5 +145,21 @@ mod tests {
         assert!(!f.is_fresh());
         assert!(compare(&before, &before).is_fresh());
         assert!(f.summary(2).contains("3 file(s)"));
+    }
+
+    #[test]
+    fn another_lexicon_is_stale_with_that_reason() {
+        let same = inputs(&[("a.md", b"1")]);
+        let fresh = compare(&same, &same).with_lexicon(LEXICON_VERSION);
+        assert!(fresh.is_fresh());
+        let stale = compare(&same, &same).with_lexicon(LEXICON_VERSION + 1);
+        assert!(!stale.is_fresh());
+        assert!(
+            stale
+                .summary(5)
+                .contains("ranked with another lexicon version"),
+            "{}",
+            stale.summary(5)
+        );
     }
 }

@@ -205,21 +205,26 @@ pub struct HandoffInput<'a> {
     pub first_read: Option<RelPath>,
 }
 
-/// Builds a handoff.
+/// A handoff with what the index leaves out of `AgentHandoffV1`: where its checks came from,
+/// the document it starts at (if one covers the target), and why each file was chosen.
+pub struct BuiltHandoff {
+    /// The `AgentHandoffV1` itself.
+    pub handoff: Handoff,
+    /// Where `checks` came from: `ownership`, `front-matter`, `package-scripts`,
+    /// `package-manager-default` or `none`.
+    pub checks_source: &'static str,
+    /// The document `startHere` names, when a document covers or mentions the target.
+    pub start_document: Option<RelPath>,
+    /// One line per reading-list entry and for the checks, saying why it was chosen.
+    pub explain: Vec<String>,
+}
+
+/// Builds a handoff, with what explains it.
 pub fn build_handoff(
     graph: &Graph<'_>,
     input: &HandoffInput<'_>,
     agent_root: Option<&RelPath>,
-) -> Handoff {
-    build_handoff_explained(graph, input, agent_root).0
-}
-
-/// Builds a handoff, with one line per reading-list entry and check saying why it was chosen.
-pub fn build_handoff_explained(
-    graph: &Graph<'_>,
-    input: &HandoffInput<'_>,
-    agent_root: Option<&RelPath>,
-) -> (Handoff, Vec<String>) {
+) -> BuiltHandoff {
     let mut reading = reading_list(
         graph,
         &input.path,
@@ -237,7 +242,7 @@ pub fn build_handoff_explained(
         .take(5)
         .map(|(path, reason)| format!("{path}: {reason}"))
         .collect();
-    let start_here = reading.first().map(|(p, _)| p.clone());
+    let start_document = reading.first().map(|(p, _)| p.clone());
     let mut read_before_editing: Vec<RelPath> =
         reading.iter().take(5).map(|(p, _)| p.clone()).collect();
     if let Some(agents) = RelPath::new("AGENTS.md").filter(|p| graph.has_file(p.as_str()))
@@ -245,7 +250,7 @@ pub fn build_handoff_explained(
     {
         read_before_editing.push(agents);
     }
-    let front_matter_checks: Vec<String> = start_here
+    let front_matter_checks: Vec<String> = start_document
         .as_ref()
         .and_then(|p| graph.document(&EntityId::document(p)))
         .map(|d| d.checks.clone())
@@ -274,9 +279,16 @@ pub fn build_handoff_explained(
             package.path
         ));
     }
-    if start_here.is_none() {
+    if start_document.is_none() {
         notes.push("no document covers or mentions this yet".to_owned());
     }
+    // Without a document, start at the package manifest, else at the target itself.
+    let start_here = start_document
+        .clone()
+        .unwrap_or_else(|| match input.package {
+            Some(package) if input.target_type == "package" => package.manifest.clone(),
+            _ => input.path.clone(),
+        });
     explain.push(format!("checks: {checks_source}"));
     let handoff = Handoff {
         handoff_type: "agent-handoff".to_owned(),
@@ -291,10 +303,14 @@ pub fn build_handoff_explained(
         read_before_editing,
         edit_roots: vec![input.path.clone()],
         checks,
-        checks_source: checks_source.to_owned(),
         notes,
     };
-    (handoff, explain)
+    BuiltHandoff {
+        handoff,
+        checks_source,
+        start_document,
+        explain,
+    }
 }
 
 fn ecosystem_name(ecosystem: Ecosystem) -> &'static str {

@@ -282,8 +282,9 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
             owner_names,
             first_read: None,
         };
-        let handoff = build_handoff(&graph, &input, agent_root);
-        let agent_doc = handoff.start_here.clone().filter(|p| {
+        let built = build_handoff(&graph, &input, agent_root);
+        let handoff = built.handoff;
+        let agent_doc = built.start_document.filter(|p| {
             graph
                 .document(&EntityId::document(p))
                 .is_some_and(|d| d.agent_doc)
@@ -299,7 +300,6 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
                     handoff.checks.clone()
                 },
                 agent_doc,
-                entity: Some(package.id.clone()),
             },
         );
         handoffs.insert(package.name.clone(), handoff);
@@ -325,18 +325,15 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
             owner_names: vec![owner.id.as_str()],
             first_read: None,
         };
-        let handoff = build_handoff(&graph, &input, agent_root);
+        let built = build_handoff(&graph, &input, agent_root);
+        let handoff = built.handoff;
         ownership.insert(
             owner.id.clone(),
             OwnershipRecord {
                 id: owner.id.clone(),
                 path: owner.path.clone(),
                 checks: handoff.checks.clone(),
-                agent_doc: owner
-                    .agent_doc
-                    .clone()
-                    .or_else(|| handoff.start_here.clone()),
-                entity: package.map(|p| p.id.clone()),
+                agent_doc: owner.agent_doc.clone().or(built.start_document),
             },
         );
         handoffs.insert(owner.id.clone(), handoff);

@@ -13,6 +13,7 @@ pub mod graph;
 pub mod handoff;
 pub mod index_build;
 pub mod inputs;
+pub mod legacy;
 pub mod lexicon;
 pub mod llms;
 pub mod overlay;

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::collection::normalize_name;
 use crate::graph::Graph;
-use crate::handoff::{HandoffInput, build_handoff_explained, package_targets};
+use crate::handoff::{HandoffInput, build_handoff, package_targets};
 use crate::index_build::owners;
 
 /// A resolved query target.
@@ -112,6 +112,9 @@ pub struct EntityHandoff {
     /// The `AgentHandoffV1`.
     #[serde(flatten)]
     pub handoff: Handoff,
+    /// Where the checks came from: `ownership`, `front-matter`, `package-scripts`,
+    /// `package-manager-default` or `none` (not part of `AgentHandoffV1`).
+    pub checks_source: &'static str,
     /// The strongest importing and imported areas.
     pub related: Vec<RelatedArea>,
     /// Why each file and the checks were chosen.
@@ -233,11 +236,12 @@ pub fn entity_handoff(
         owner_names,
         first_read,
     };
-    let (handoff, explain) = build_handoff_explained(graph, &input, agent_root);
+    let built = build_handoff(graph, &input, agent_root);
     Some(EntityHandoff {
-        handoff,
+        handoff: built.handoff,
+        checks_source: built.checks_source,
+        explain: built.explain,
         related: related_areas(graph, &targets),
-        explain,
         evidence: TargetEvidence {
             path: entity.path().clone(),
             content_hash: entity.content_hash().clone(),

@@ -62,9 +62,15 @@ fn index_condition(repo: &Repo, snapshot: &Snapshot) -> IndexCondition {
     match pipeline::load_index(repo) {
         IndexState::Missing => IndexCondition::Missing,
         IndexState::Invalid(reason) => IndexCondition::Invalid { reason },
+        // Valid, but to migrate: as stale as an index can be.
+        IndexState::Legacy(legacy) => IndexCondition::Stale {
+            hash: legacy.content_hash,
+            summary: pipeline::legacy_message(),
+        },
         IndexState::Valid(index) => {
             let current = pipeline::snapshot_inputs(repo, snapshot);
-            let freshness = doc_bridge_retrieve::compare(&index.inputs, &current);
+            let freshness = doc_bridge_retrieve::compare(&index.inputs, &current)
+                .with_lexicon(index.retrieval.lexicon_version);
             if freshness.is_fresh() {
                 IndexCondition::Fresh {
                     hash: index.content_hash,

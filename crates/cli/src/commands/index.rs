@@ -13,9 +13,10 @@ use crate::repo::Repo;
 use doc_bridge_retrieve::cache::FileStamp;
 use std::sync::{Arc, OnceLock};
 
-use doc_bridge_model::ContentHash;
 use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::snapshot::Snapshot;
+use doc_bridge_model::{ContentHash, SEMANTIC_HASH_ALGO};
+use doc_bridge_retrieve::legacy::{Drift, LEGACY_HASH_ALGO, LegacyIndex};
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::WalkedFile;
@@ -95,6 +96,7 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
         (built, joined(writer))
     });
     let (hash, generated_at, prepared) = written;
+    announce_legacy_migration(repo, &index);
     snapshot.content_hash = hash;
     snapshot.generated_at = generated_at;
     let snapshot_pending = match prepared {
@@ -402,6 +404,7 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
     }
     let stored = match pipeline::load_index(repo) {
         IndexState::Valid(index) => index,
+        IndexState::Legacy(legacy) => return check_legacy(repo, &legacy, as_json),
         IndexState::Missing => {
             let message = "no index at .doc-bridge/index.json; run `doc-bridge index`";
             if as_json {
@@ -433,13 +436,84 @@ fn check(repo: &Repo, as_json: bool) -> CommandResult {
         }
         return Err(error);
     }
-    let freshness = pipeline::freshness_of(repo, &stored.inputs)?;
+    let freshness = pipeline::freshness_of(repo, &stored)?;
     report_freshness(&freshness, &stored.content_hash, as_json);
     Ok(if freshness.is_fresh() {
         Exit::Ok
     } else {
         Exit::Findings
     })
+}
+
+/// `index --check` of a valid legacy index: the tree rebuilt under the legacy algorithm and
+/// compared file by file (an index written before `inputs` existed has nothing else to compare).
+/// Always exit 1: it is to migrate, whatever drifted.
+fn check_legacy(repo: &Repo, legacy: &LegacyIndex, as_json: bool) -> CommandResult {
+    let drift = legacy_drift(repo, legacy)?;
+    let message = legacy_drift_message(&drift);
+    if as_json {
+        let report = json!({
+            "status": "legacy",
+            "algorithm": LEGACY_HASH_ALGO,
+            "changed": drift.changed,
+            "added": drift.added,
+            "removed": drift.removed,
+            "sameSeal": drift.same_seal,
+            "indexHash": legacy.content_hash,
+            "message": message,
+        });
+        crate::outln!("{report:#}");
+    } else {
+        crate::outln!("{message}");
+    }
+    Ok(Exit::Findings)
+}
+
+/// The tree as it is now, rebuilt in memory (nothing written), compared with `legacy`.
+fn legacy_drift(repo: &Repo, legacy: &LegacyIndex) -> Result<Drift, UserError> {
+    let scanned = pipeline::scan(repo, &Progress::new(true))?;
+    let (rebuilt, _) = pipeline::index_from(repo, &scanned.snapshot, None, true);
+    Ok(doc_bridge_retrieve::legacy::drift(legacy, &rebuilt))
+}
+
+/// What a legacy index's drift means, in one line.
+fn legacy_drift_message(drift: &Drift) -> String {
+    let what = if drift.no_file_drifted() {
+        "no file drifted since it was built".to_owned()
+    } else {
+        format!("{} since it was built", drift.summary(10))
+    };
+    format!(
+        "index is sealed with the legacy `{LEGACY_HASH_ALGO}` (its seal is valid); {what}; run `doc-bridge index` to migrate it to `{SEMANTIC_HASH_ALGO}`"
+    )
+}
+
+/// Before an explicit `index` replaces a legacy index: its seal verified, the drift of the tree
+/// since it was built named file by file, and the migration announced (all on stderr; the run
+/// goes on). A corrupt legacy index is named as such and replaced.
+fn announce_legacy_migration(repo: &Repo, rebuilt: &DocBridgeIndexV1) {
+    let path = repo.artifact(INDEX_FILE);
+    if pipeline::read_algorithm(&path).as_deref() != Some(LEGACY_HASH_ALGO) {
+        return;
+    }
+    match pipeline::load_index(repo) {
+        IndexState::Legacy(legacy) => {
+            let drift = doc_bridge_retrieve::legacy::drift(&legacy, rebuilt);
+            if !drift.no_file_drifted() {
+                crate::errln!(
+                    "warning: the legacy index drifted from the tree: {}",
+                    drift.summary(20)
+                );
+            }
+            crate::errln!(
+                "warning: migrating .doc-bridge/index.json from `{LEGACY_HASH_ALGO}` to `{SEMANTIC_HASH_ALGO}` (readers of the legacy algorithm must be upgraded first)"
+            );
+        }
+        IndexState::Invalid(why) => crate::errln!(
+            "warning: the legacy index at .doc-bridge/index.json is not valid ({why}); replacing it with a `{SEMANTIC_HASH_ALGO}` index"
+        ),
+        IndexState::Missing | IndexState::Valid(_) => {}
+    }
 }
 
 /// Prints what `index --check` found.

@@ -52,13 +52,7 @@ pub fn run(args: &QueryArgs) -> CommandResult {
     }
     let h = &handoff.handoff;
     crate::outln!("{id} ({})", h.target.path);
-    crate::outln!(
-        "start here:  {}",
-        h.start_here
-            .as_ref()
-            .map(|p| p.to_string())
-            .unwrap_or_else(|| "(no document yet)".into())
-    );
+    crate::outln!("start here:  {}", h.start_here);
     crate::outln!(
         "read first:  {}",
         h.read_before_editing
@@ -82,7 +76,7 @@ pub fn run(args: &QueryArgs) -> CommandResult {
         } else {
             h.checks.join("; ")
         },
-        h.checks_source
+        handoff.checks_source
     );
     for related in &handoff.related {
         crate::outln!(

@@ -102,7 +102,7 @@ impl State {
             ));
         };
         if expired {
-            let freshness = freshness_of(&loaded.repo, &loaded.index.inputs)?;
+            let freshness = freshness_of(&loaded.repo, &loaded.index)?;
             let verdict = (!freshness.is_fresh()).then_some(freshness);
             self.checked = Some((Instant::now(), verdict));
         }
