@@ -1,7 +1,7 @@
 //! Any OpenAI-compatible `/v1/chat/completions` endpoint (Ollama, vLLM, llama.cpp server, hosted
 //! APIs): fixed system instructions, a `json_schema` response format built from our own proposal
-//! schema and made portable, only `finish_reason: stop` accepted, JSON never repaired, a deadline
-//! per call and opt-in retries. Failures carry value-free reasons.
+//! schema and made portable, only `finish_reason: stop` from the requested model accepted, JSON
+//! never repaired, a deadline per attempt, opt-in retries (never after a timeout). Failures carry value-free reasons.
 
 use std::time::Duration;
 
@@ -172,7 +172,7 @@ pub struct HttpAgent {
     pub api_key: Option<String>,
     /// Deadline per attempt.
     pub timeout: Duration,
-    /// Attempts per call (1: no retry). Retries only on 429, 5xx, timeouts and connection failures.
+    /// Attempts per call (1: no retry). Retries only on 429, 5xx and connection failures.
     pub attempts: u32,
     /// Wait before the n-th retry: `backoff × n`.
     pub backoff: Duration,
@@ -239,20 +239,36 @@ impl HttpAgent {
             .ok_or_else(|| with_raw(AgentFailure::InvalidJson, &text))?;
         let content = choice.pointer("/message/content").and_then(Value::as_str);
         let raw = content.unwrap_or(&text);
+        // Another model than the one asked for is not the agent whose identity the answers
+        // are cached and decided under.
+        if !self.answered_by_requested_model(value.get("model").and_then(Value::as_str)) {
+            return Err(with_raw(AgentFailure::ModelMismatch, raw));
+        }
         match choice.get("finish_reason").and_then(Value::as_str) {
             Some("stop") => {}
-            Some(other) => {
-                return Err(with_raw(AgentFailure::FinishReason(other.to_owned()), raw));
-            }
-            None => {
-                return Err(with_raw(
-                    AgentFailure::FinishReason("missing".to_owned()),
-                    raw,
-                ));
-            }
+            other => return Err(with_raw(AgentFailure::finish_reason(other), raw)),
         }
         let content = content.ok_or_else(|| with_raw(AgentFailure::InvalidJson, &text))?;
         parse_answer(content.as_bytes()).map_err(|failure| with_raw(failure, content))
+    }
+}
+
+impl HttpAgent {
+    /// Whether the response's `model` is the requested one: the same name (ASCII case aside),
+    /// or that name with a version or tag after `-`, `:` or `@` (`gpt-4o` answered as
+    /// `gpt-4o-2024-08-06`, `llama3` as `llama3:latest`). A response naming no model fails.
+    fn answered_by_requested_model(&self, answered: Option<&str>) -> bool {
+        let Some(answered) = answered else {
+            return false;
+        };
+        let requested = self.model.as_str();
+        if answered.eq_ignore_ascii_case(requested) {
+            return true;
+        }
+        answered.len() > requested.len()
+            && answered.is_char_boundary(requested.len())
+            && answered[..requested.len()].eq_ignore_ascii_case(requested)
+            && matches!(answered.as_bytes()[requested.len()], b'-' | b':' | b'@')
     }
 }
 
@@ -271,7 +287,8 @@ fn classify(error: ureq::Error) -> AgentFailure {
 fn retryable(failure: &AgentFailure) -> bool {
     match failure {
         AgentFailure::Http(status) => *status == 429 || *status >= 500,
-        AgentFailure::Timeout | AgentFailure::Transport("connect" | "io") => true,
+        // A timeout is final: the deadline is the caller's budget for the call, not per try.
+        AgentFailure::Transport("connect" | "io") => true,
         _ => false,
     }
 }

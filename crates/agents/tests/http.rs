@@ -62,13 +62,22 @@ fn serve(replies: Vec<Reply>) -> (String, Arc<Mutex<Vec<String>>>) {
 }
 
 fn completion(finish: Option<&str>, content: &str) -> Reply {
+    completion_by(Some("tiny"), finish, content)
+}
+
+/// A completion answered by `model` (`None`: the response names no model).
+fn completion_by(model: Option<&str>, finish: Option<&str>, content: &str) -> Reply {
     let mut choice = json!({"index": 0, "message": {"role": "assistant", "content": content}});
     if let Some(finish) = finish {
         choice["finish_reason"] = json!(finish);
     }
+    let mut body = json!({"choices": [choice]});
+    if let Some(model) = model {
+        body["model"] = json!(model);
+    }
     Reply {
         status: 200,
-        body: json!({"choices": [choice]}).to_string(),
+        body: body.to_string(),
         delay: Duration::ZERO,
     }
 }
@@ -151,6 +160,12 @@ fn finish_reasons_other_than_stop_are_refused() {
         (Some("length"), "finish reason length"),
         (Some("tool_calls"), "finish reason tool_calls"),
         (None, "finish reason missing"),
+        // A provider's own words never reach a summary: outside the closed list it is `other`.
+        (
+            Some("Stopped: see https://example.test/why"),
+            "finish reason other",
+        ),
+        (Some("eos_token"), "finish reason other"),
     ] {
         let (url, _) = serve(vec![completion(finish, r#"{"proposals": []}"#)]);
         let failure = agent(&url, 1, 5000).call(&request()).unwrap_err();
@@ -301,4 +316,53 @@ fn calls_beyond_the_permits_wait_their_turn() {
         }
     });
     assert!(most.load(std::sync::atomic::Ordering::SeqCst) <= 2);
+}
+
+/// An answer from another model than the one requested is refused; a dated or tagged variant of
+/// the requested name is the same model.
+#[test]
+fn an_answer_from_another_model_is_refused() {
+    for (model, accepted) in [
+        (Some("tiny"), true),
+        (Some("TINY"), true),
+        (Some("tiny-2024-08-06"), true),
+        (Some("tiny:latest"), true),
+        (Some("tinyllama"), false),
+        (Some("huge"), false),
+        (Some("tin"), false),
+        (None, false),
+    ] {
+        let (url, _) = serve(vec![completion_by(
+            model,
+            Some("stop"),
+            r#"{"proposals": []}"#,
+        )]);
+        let answer = agent(&url, 1, 5000).call(&request());
+        if accepted {
+            assert_eq!(answer, Ok(Vec::new()), "{model:?}");
+        } else {
+            assert_eq!(answer, Err(AgentFailure::ModelMismatch), "{model:?}");
+        }
+    }
+}
+
+/// A timeout is final: the call is not sent again, whatever `attempts` allows.
+#[test]
+fn a_timeout_is_not_retried() {
+    let slow = || Reply {
+        status: 200,
+        body: "{}".into(),
+        delay: Duration::from_secs(2),
+    };
+    let (url, seen) = serve(vec![
+        slow(),
+        completion(Some("stop"), r#"{"proposals": []}"#),
+    ]);
+    assert_eq!(
+        agent(&url, 3, 300).call(&request()).unwrap_err(),
+        AgentFailure::Timeout
+    );
+    // Long enough for the server to take a second connection a retry would have queued.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(seen.lock().unwrap().len(), 1);
 }

@@ -112,8 +112,34 @@ pub enum AgentFailure {
     Http(u16),
     /// A transport failure class (`connect`, `io`, `tls`, ...).
     Transport(&'static str),
-    /// A finish reason other than `stop`.
-    FinishReason(String),
+    /// A finish reason other than `stop`: one of [`FINISH_REASONS`], anything else `other`
+    /// (a provider's own words never reach a summary), `missing` when there was none.
+    FinishReason(&'static str),
+    /// The endpoint answered with another model than the one requested (or named none).
+    ModelMismatch,
+}
+
+/// The finish reasons kept as they are; any other becomes `other`.
+pub const FINISH_REASONS: &[&str] = &[
+    "content_filter",
+    "function_call",
+    "length",
+    "stop",
+    "tool_calls",
+];
+
+impl AgentFailure {
+    /// The failure for a finish reason other than `stop`, from the closed list.
+    pub fn finish_reason(reason: Option<&str>) -> AgentFailure {
+        AgentFailure::FinishReason(match reason {
+            None => "missing",
+            Some(reason) => FINISH_REASONS
+                .iter()
+                .copied()
+                .find(|known| *known == reason)
+                .unwrap_or("other"),
+        })
+    }
 }
 
 impl AgentFailure {
@@ -129,14 +155,8 @@ impl AgentFailure {
             AgentFailure::InvalidJson => "invalid JSON".to_owned(),
             AgentFailure::Http(status) => format!("http {status}"),
             AgentFailure::Transport(class) => format!("transport {class}"),
-            AgentFailure::FinishReason(reason) => {
-                let clean: String = reason
-                    .chars()
-                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .take(32)
-                    .collect();
-                format!("finish reason {clean}")
-            }
+            AgentFailure::FinishReason(reason) => format!("finish reason {reason}"),
+            AgentFailure::ModelMismatch => "model mismatch".to_owned(),
         }
     }
 }
