@@ -17,102 +17,9 @@ use doc_bridge_model::snapshot::Snapshot;
 use doc_bridge_model::{ContentHash, RelPath};
 use serde::Deserialize;
 
+use crate::agent_config::{AgentConfig, DEFAULT_BATCH_SIZE, chosen_roles, registry};
 use crate::exit::UserError;
 use crate::repo::Repo;
-
-/// `intelligence.registry`, as far as this stage reads it: the default agent (its fields sit at
-/// the top level, as they did before roles existed) and `roles`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Registry {
-    #[serde(default = "yes")]
-    enabled: bool,
-    #[serde(flatten)]
-    agent: AgentConfig,
-    #[serde(default)]
-    max_pack_bytes: Option<usize>,
-    /// Most packs of one area per agent call; default [`DEFAULT_BATCH_SIZE`].
-    #[serde(default)]
-    batch_size: Option<usize>,
-    /// `{"curator"|"reviewer"|"adjudicator": true | false | {agent}}`; default: curator only.
-    #[serde(default)]
-    roles: std::collections::BTreeMap<String, RoleSetting>,
-    /// Keep failed raw answers, redacted and capped, under `.doc-bridge/enrich/failed/`. Off
-    /// unless configured.
-    #[serde(default)]
-    capture_failed_answers: Option<CaptureConfig>,
-}
-
-/// `captureFailedAnswers`.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CaptureConfig {
-    /// Bytes kept per failed answer (at most 64 KiB); default 4 KiB.
-    #[serde(default = "capture_bytes")]
-    max_bytes: usize,
-}
-
-fn capture_bytes() -> usize {
-    4096
-}
-
-/// One role's agent: `true` (the registry's agent), `false` (off), or an agent of its own.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum RoleSetting {
-    Enabled(bool),
-    Agent(Box<AgentConfig>),
-}
-
-/// An agent: its identity, prompt version and one transport.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct AgentConfig {
-    agent_id: String,
-    #[serde(default = "one")]
-    agent_version: String,
-    #[serde(default = "one")]
-    prompt_version: String,
-    cli: Option<CliConfig>,
-    http: Option<HttpConfig>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct HttpConfig {
-    base_url: String,
-    model: String,
-    /// The environment variable holding the API key (the key never sits in the config).
-    #[serde(default)]
-    api_key_env: Option<String>,
-    #[serde(default)]
-    timeout_ms: Option<u64>,
-    #[serde(default)]
-    attempts: Option<u32>,
-    /// Calls in flight at once (a FIFO semaphore); default 1.
-    #[serde(default)]
-    concurrency: Option<usize>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CliConfig {
-    command: String,
-    #[serde(default)]
-    args: Vec<String>,
-    #[serde(default)]
-    timeout_ms: Option<u64>,
-    #[serde(default)]
-    max_output_bytes: Option<usize>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn one() -> String {
-    "1".to_owned()
-}
 
 /// The answer cache under `.doc-bridge/enrich/cache/`: one JSON file per key; unreadable = miss.
 struct FileCache {
@@ -151,10 +58,6 @@ impl AnswerCache for FileCache {
     }
 }
 
-/// Packs of one area per agent call unless `batchSize` says otherwise: enough to share context
-/// between neighbouring documents, small enough that one failed call loses little.
-pub const DEFAULT_BATCH_SIZE: usize = 8;
-
 /// A role with its agent, ready to run.
 pub struct RoleAgent {
     /// The role.
@@ -170,53 +73,22 @@ pub struct RoleAgent {
 /// an identity with the curator or the reviewer.
 pub fn configured_roles(repo: &Repo) -> Result<Vec<RoleAgent>, UserError> {
     let configure = "configure `intelligence.registry` (agentId and `cli: {command, args}`) in doc-bridge.config.json, or decide proposals from a file with `doc-bridge enrich --from-file FILE`";
-    let registry = repo
-        .config
-        .intelligence
-        .as_ref()
-        .and_then(|i| i.get("registry"))
+    let invalid = |(key, message): (String, String)| {
+        UserError::error(format!("invalid configuration: {key}: {message}"))
+    };
+    let registry = registry(&repo.config)
+        .map_err(invalid)?
         .ok_or_else(|| UserError::error(format!("no agent is configured: {configure}")))?;
-    let registry: Registry = serde_json::from_value(registry.clone()).map_err(|e| {
-        UserError::error(format!("invalid configuration: intelligence.registry: {e}"))
-    })?;
     if !registry.enabled {
         return Err(UserError::error(
             "intelligence.registry.enabled is false: enrichment is switched off",
         ));
     }
-    if let Some(unknown) = registry.roles.keys().find(|k| Role::parse(k).is_none()) {
-        return Err(UserError::error(format!(
-            "invalid configuration: intelligence.registry.roles: unknown role `{unknown}` (curator, reviewer, adjudicator)"
-        )));
-    }
+    let chosen = chosen_roles(&registry).map_err(invalid)?;
     let max_pack_bytes = registry.max_pack_bytes.unwrap_or(DEFAULT_MAX_PACK_BYTES);
-    let mut chosen: Vec<(Role, AgentConfig)> = Vec::new();
-    for role in Role::ALL {
-        let setting = registry.roles.get(role.as_str());
-        let config = match setting {
-            None if role == Role::Curator => Some(registry.agent.clone()),
-            None | Some(RoleSetting::Enabled(false)) => None,
-            Some(RoleSetting::Enabled(true)) => Some(registry.agent.clone()),
-            Some(RoleSetting::Agent(agent)) => Some(agent.as_ref().clone()),
-        };
-        if let Some(config) = config {
-            chosen.push((role, config));
-        }
-    }
-    if let Some((_, judge)) = chosen.iter().find(|(r, _)| *r == Role::Adjudicator)
-        && let Some((other, _)) = chosen
-            .iter()
-            .find(|(r, c)| *r != Role::Adjudicator && c.agent_id == judge.agent_id)
-    {
-        return Err(UserError::error(format!(
-            "invalid configuration: intelligence.registry.roles: the adjudicator must be a different identity from the {}; both are `{}`",
-            other.as_str(),
-            judge.agent_id
-        )));
-    }
     chosen
         .into_iter()
-        .map(|(role, config)| {
+        .map(|(role, _, config)| {
             let settings = StageSettings {
                 task: role.task().to_owned(),
                 role: role.as_str().to_owned(),

@@ -19,6 +19,11 @@ pub struct Common {
     /// The repository root (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// The configuration file to load (default: `doc-bridge.config.json` at the root); its
+    /// directory is the repository root. It must exist (except for `init`, which writes it);
+    /// with --root, both must name the same directory.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// No progress bar and no summary on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -42,6 +47,14 @@ pub enum Command {
     Search(SearchArgs),
     /// The handoff for any entity: where to start, what to read, which checks to run.
     Query(QueryArgs),
+    /// The entities of one kind in the index (documents, modules, packages, areas) or its
+    /// `knowledge[]` entries.
+    List(ListArgs),
+    /// One screen on the repository's state: index, configuration, diagnostics, agents, and
+    /// what to run next. Writes nothing.
+    Doctor(DoctorArgs),
+    /// Check the configuration file and list every error by key (exit 1 when invalid).
+    ValidateConfig(ValidateConfigArgs),
     /// Measure retrieval quality against a suite of queries.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -268,15 +281,71 @@ pub struct SearchArgs {
 }
 
 /// `doc-bridge query`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct QueryArgs {
-    /// An entity id (`package:@fx/auth`), package name, alias or path.
+    /// An entity id (`package:@fx/auth`), package name, alias or path; or, followed by more
+    /// words, a form: `package NAME`, `ownership KEY`, `intent PHRASE...`.
     pub target: String,
+    /// The form's argument (`query package @fx/auth`, `query intent rotate the signing key`).
+    /// Without it, the first word is a target like any other (`query package` resolves an
+    /// entity named `package`).
+    #[arg(value_name = "WORDS", num_args = 0..)]
+    pub words: Vec<String>,
     /// Answer from a stale index (marked stale) instead of failing.
     #[arg(long)]
     pub allow_stale: bool,
     #[command(flatten)]
     pub output: Output,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// What `list` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListKind {
+    /// Documentation files.
+    Documents,
+    /// Source modules.
+    Modules,
+    /// Packages (manifests).
+    Packages,
+    /// Areas (directories of modules).
+    Areas,
+    /// The index's `knowledge[]` entries (agent docs, projected documents and modules).
+    Knowledge,
+}
+
+/// `doc-bridge list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Which entities.
+    pub kind: ListKind,
+    /// List from a stale index (a warning on stderr) instead of failing.
+    #[arg(long)]
+    pub allow_stale: bool,
+    /// Print a JSON array on stdout.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Print one JSON object on stdout (sorted keys).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `doc-bridge validate-config`.
+#[derive(Debug, Args)]
+pub struct ValidateConfigArgs {
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub common: Common,
 }

@@ -1,11 +1,11 @@
 //! The repository being worked on: its root, its configuration and its artifact paths.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use doc_bridge_discover::read::{ReadError, RootDir};
 use doc_bridge_model::RelPath;
-use doc_bridge_model::config::{CONFIG_FILE, Config, DEFAULT_AGENT_ROOT};
+use doc_bridge_model::config::{CONFIG_FILE, Config, ConfigError, DEFAULT_AGENT_ROOT};
 
 use crate::exit::UserError;
 
@@ -34,14 +34,137 @@ pub struct Repo {
     pub config: Config,
     /// Whether a config file exists.
     pub has_config_file: bool,
+    /// The configuration file's name at the root: [`CONFIG_FILE`] unless `--config` named
+    /// another.
+    pub config_file: RelPath,
     /// The root, opened: every repository file is read through it (see
     /// `doc_bridge_discover::read`).
     pub root_dir: Arc<RootDir>,
 }
 
+/// What the configuration file held, for the commands that report on it (`doctor`,
+/// `validate-config`) rather than stop at its first error.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConfigState {
+    /// No configuration file: the defaults apply.
+    Defaults,
+    /// A valid configuration file.
+    Valid,
+    /// An invalid file (the repository was opened with the defaults).
+    Invalid {
+        /// Every error, sorted by key.
+        errors: Vec<ConfigError>,
+        /// What could be read, the wrong keys set aside (for reporting on what is left, such
+        /// as the agents); `None` when nothing could be read.
+        read: Option<Box<Config>>,
+    },
+}
+
+/// The configuration file `--config` named, for this process: set once, before the command
+/// runs, by [`choose_config`]. A [`Repo::open`] of its directory reads it instead of
+/// [`CONFIG_FILE`].
+static CHOSEN_CONFIG: OnceLock<ChosenConfig> = OnceLock::new();
+
+#[derive(Debug)]
+struct ChosenConfig {
+    /// Its directory, canonical: the repository root.
+    root: PathBuf,
+    /// Its file name.
+    name: RelPath,
+    /// Whether it must exist (every command but `init`, which writes it).
+    required: bool,
+}
+
+/// Applies `--config FILE`: the file's directory is the repository root (returned), and every
+/// [`Repo::open`] of that root in this process reads `FILE`'s name there. `--root` as well must
+/// name the same directory. Unless `to_write` (`init`), the file must exist. Errors are usage
+/// errors (exit 2).
+pub fn choose_config(
+    config: &Path,
+    root: Option<&Path>,
+    to_write: bool,
+) -> Result<PathBuf, UserError> {
+    let shown = config.display();
+    let name = config
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(RelPath::new)
+        .ok_or_else(|| UserError::error(format!("--config {shown}: not a file name")))?;
+    let dir = match config.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let dir = dir.canonicalize().map_err(|e| {
+        UserError::error(format!(
+            "--config {shown}: cannot open its directory {}: {e}",
+            dir.display()
+        ))
+    })?;
+    if !to_write {
+        match std::fs::symlink_metadata(dir.join(name.as_str())) {
+            Ok(meta) if meta.is_dir() => {
+                return Err(UserError::error(format!(
+                    "--config {shown} is a directory; give the configuration file (or use --root DIR)"
+                )));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(UserError::error(format!(
+                    "--config {shown}: no such file; give an existing configuration file, or leave --config out to use {CONFIG_FILE} (or the defaults)"
+                )));
+            }
+            Err(e) => {
+                return Err(UserError::error(format!("--config {shown}: {e}")));
+            }
+        }
+    }
+    if let Some(root) = root {
+        let same = root.canonicalize().is_ok_and(|root| root == dir);
+        if !same {
+            return Err(UserError::error(format!(
+                "--config {shown} belongs to the repository at {}, but --root names {}; give one of them (the configuration file's directory is the root)",
+                dir.display(),
+                root.display()
+            )));
+        }
+    }
+    // Set once per process (`run` calls this once); a second choice would be a programming
+    // error, and the first one stands.
+    let _ = CHOSEN_CONFIG.set(ChosenConfig {
+        root: dir.clone(),
+        name,
+        required: !to_write,
+    });
+    Ok(dir)
+}
+
 impl Repo {
-    /// Opens the repository at `root` (default: the current directory) and loads its config.
+    /// Opens the repository at `root` (default: the current directory) and loads its config;
+    /// an invalid configuration is an error naming the first wrong key (exit 2).
     pub fn open(root: Option<&Path>) -> Result<Repo, UserError> {
+        let (repo, state) = Repo::open_checked(root)?;
+        match state {
+            ConfigState::Defaults | ConfigState::Valid => Ok(repo),
+            ConfigState::Invalid { errors, .. } => {
+                let more = match errors.len() {
+                    0 | 1 => String::new(),
+                    n => format!(" ({n} errors in all: `doc-bridge validate-config` lists them)"),
+                };
+                let first = errors
+                    .first()
+                    .map(ToString::to_string)
+                    .unwrap_or_else(|| repo.config_file.to_string());
+                Err(UserError::error(format!(
+                    "invalid configuration: {first}{more}; fix the key or run `doc-bridge schema config` to see the format"
+                )))
+            }
+        }
+    }
+
+    /// Opens the repository like [`Repo::open`], but an invalid configuration is not an error:
+    /// the repository is opened with the defaults and the state lists every error. I/O errors
+    /// (an unreadable file, a configuration that is not a regular file) are errors (exit 2).
+    pub fn open_checked(root: Option<&Path>) -> Result<(Repo, ConfigState), UserError> {
         let root = match root {
             Some(root) => root.to_path_buf(),
             None => std::env::current_dir()
@@ -66,28 +189,41 @@ impl Repo {
             ))
         })?;
         check_artifact_dirs(&root)?;
-        let config_path = root.join(CONFIG_FILE);
-        let (config, has_config_file) = match root_dir.read_file(CONFIG_FILE, MAX_CONFIG_BYTES) {
+        let chosen = CHOSEN_CONFIG.get().filter(|c| c.root == root);
+        let config_file = match chosen {
+            Some(chosen) => chosen.name.clone(),
+            None => RelPath::new(CONFIG_FILE)
+                .ok_or_else(|| UserError::error("internal: the config file name is not a path"))?,
+        };
+        let config_path = root.join(config_file.as_str());
+        let (config, has_config_file, state) = match root_dir
+            .read_file(config_file.as_str(), MAX_CONFIG_BYTES)
+        {
             Ok(None) => {
-                return Err(UserError::error(format!(
-                    "{CONFIG_FILE} is larger than {MAX_CONFIG_BYTES} bytes"
-                )));
+                let error = ConfigError {
+                    file: config_file.to_string(),
+                    key: ".".to_owned(),
+                    message: format!("larger than {MAX_CONFIG_BYTES} bytes"),
+                };
+                let state = ConfigState::Invalid {
+                    errors: vec![error],
+                    read: None,
+                };
+                (Config::default(), true, state)
             }
-            Ok(Some(bytes)) => {
-                let config = Config::parse(&bytes, CONFIG_FILE).map_err(|e| {
-                    UserError::error(format!("invalid configuration: {e}; fix the key or run `doc-bridge schema config` to see the format"))
-                })?;
-                doc_bridge_discover::walk::validate_excludes(&config.safety.exclude).map_err(
-                    |e| {
-                        UserError::error(format!(
-                            "invalid configuration: {CONFIG_FILE}: safety.exclude: {e}"
-                        ))
-                    },
-                )?;
-                (config, true)
-            }
-            Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-                (Config::default(), false)
+            Ok(Some(bytes)) => match check_config(&bytes, config_file.as_str()) {
+                (Some(config), errors) if errors.is_empty() => (config, true, ConfigState::Valid),
+                (read, errors) => {
+                    let read = read.map(Box::new);
+                    let state = ConfigState::Invalid { errors, read };
+                    (Config::default(), true, state)
+                }
+            },
+            Err(ReadError::Io(e))
+                if e.kind() == std::io::ErrorKind::NotFound
+                    && !chosen.is_some_and(|c| c.required) =>
+            {
+                (Config::default(), false, ConfigState::Defaults)
             }
             Err(e) => {
                 return Err(UserError::error(format!(
@@ -96,12 +232,14 @@ impl Repo {
                 )));
             }
         };
-        Ok(Repo {
+        let repo = Repo {
             root,
             config,
             has_config_file,
+            config_file,
             root_dir: Arc::new(root_dir),
-        })
+        };
+        Ok((repo, state))
     }
 
     /// Refuses to write `rel` (repository-relative) when a directory on its way is a symbolic
@@ -151,6 +289,27 @@ impl Repo {
                 .unwrap_or_else(|| "repository".to_owned())
         })
     }
+}
+
+/// A configuration file's bytes, parsed and validated ([`Config::parse_all`], and each
+/// `safety.exclude` glob the walk could not use): what was read and every error, sorted by key;
+/// valid when there is none.
+pub fn check_config(bytes: &[u8], file: &str) -> (Option<Config>, Vec<ConfigError>) {
+    let (config, mut errors) = Config::parse_all(bytes, file);
+    let globs = config.iter().flat_map(|c| c.safety.exclude.iter());
+    for (i, glob) in globs.enumerate() {
+        if let Err(message) =
+            doc_bridge_discover::walk::validate_excludes(std::slice::from_ref(glob))
+        {
+            errors.push(ConfigError {
+                file: file.to_owned(),
+                key: format!("safety.exclude[{i}]"),
+                message,
+            });
+        }
+    }
+    errors.sort_by(|a, b| a.key.cmp(&b.key).then(a.message.cmp(&b.message)));
+    (config, errors)
 }
 
 /// `.doc-bridge` and the directories under it must be real directories where they exist.

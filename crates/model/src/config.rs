@@ -297,88 +297,164 @@ pub struct ConfigError {
     pub message: String,
 }
 
+/// The most errors [`Config::parse_all`] collects from one file.
+pub const MAX_CONFIG_ERRORS: usize = 64;
+
 impl Config {
-    /// Parses and validates a config file's bytes.
+    /// Parses and validates a config file's bytes, stopping at the first error: the first the
+    /// file holds, else the first value check that fails ([`Config::parse_all`] lists them all).
     pub fn parse(bytes: &[u8], file: &str) -> Result<Config, ConfigError> {
-        let err = |key: String, message: String| ConfigError {
-            file: file.to_owned(),
-            key,
-            message,
-        };
-        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-        let config: Config = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-            let key = e.path().to_string();
-            err(key, e.into_inner().to_string())
-        })?;
-        deserializer
-            .end()
-            .map_err(|e| err(".".into(), format!("trailing content: {e}")))?;
-        config
-            .validate()
-            .map_err(|(key, message)| err(key.into(), message))?;
-        if let Some(code) = config.rules.keys().find(|code| rule_info(code).is_none()) {
-            return Err(err(
-                format!("rules.{code}"),
-                format!(
-                    "unknown diagnostic code `{code}` (known codes: {})",
-                    RULES.iter().map(|r| r.code).collect::<Vec<_>>().join(", ")
-                ),
-            ));
+        let config = Config::read(bytes, file)?;
+        match config.errors(file).into_iter().next() {
+            Some(error) => Err(error),
+            None => Ok(config),
         }
+    }
+
+    /// The typed reading of a file, without the value checks.
+    fn read(bytes: &[u8], file: &str) -> Result<Config, ConfigError> {
+        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        let config: Config =
+            serde_path_to_error::deserialize(&mut deserializer).map_err(|e| ConfigError {
+                file: file.to_owned(),
+                key: e.path().to_string(),
+                message: e.into_inner().to_string(),
+            })?;
+        deserializer.end().map_err(|e| ConfigError {
+            file: file.to_owned(),
+            key: ".".into(),
+            message: format!("trailing content: {e}"),
+        })?;
         Ok(config)
     }
 
-    fn validate(&self) -> Result<(), (&'static str, String)> {
+    /// Parses and validates a config file's bytes, listing every error (at most
+    /// [`MAX_CONFIG_ERRORS`]), each naming its key, sorted by key: a wrong key is set aside
+    /// and the rest read again, so one mistake does not hide the next, and the value checks
+    /// run over what is left. A field missing only because its wrong value was set aside is
+    /// not listed twice. A file that is not a JSON object has one error.
+    ///
+    /// Returns what was read (with the wrong keys set aside; `None` when nothing could be) and
+    /// the errors; the file is valid when there are none.
+    pub fn parse_all(bytes: &[u8], file: &str) -> (Option<Config>, Vec<ConfigError>) {
+        let first = match Config::read(bytes, file) {
+            Ok(config) => {
+                let errors = config.errors(file);
+                return (Some(config), errors);
+            }
+            Err(first) => first,
+        };
+        // Not a JSON object (or trailing content): nothing more can be read.
+        let mut value = match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(value) if value.is_object() => value,
+            _ => return (None, vec![first]),
+        };
+        let mut read = None;
+        let mut errors: Vec<ConfigError> = Vec::new();
+        let mut set_aside = SetAside::default();
+        loop {
+            let e = match serde_path_to_error::deserialize::<_, Config>(&value) {
+                Ok(config) => {
+                    errors.extend(config.errors(file));
+                    read = Some(config);
+                    break;
+                }
+                Err(e) => e,
+            };
+            let Some(current) = segments(e.path()) else {
+                break;
+            };
+            let original = set_aside.original(&current);
+            let message = e.into_inner().to_string();
+            // A field left missing by a key set aside before: already reported.
+            if !set_aside.caused(&original, &message) {
+                let key = render(&original);
+                // The first error read from the file itself says where it stands.
+                let message = if key == first.key {
+                    first.message.clone()
+                } else {
+                    message
+                };
+                errors.push(ConfigError {
+                    file: file.to_owned(),
+                    key,
+                    message,
+                });
+            }
+            if errors.len() >= MAX_CONFIG_ERRORS || !set_aside.remove(&mut value, &current) {
+                break;
+            }
+        }
+        // The file's first error is found again in the value, unless reading the value cannot
+        // see it (a duplicate key, which only the file shows).
+        if !errors.iter().any(|e| e.key == first.key) {
+            errors.push(first);
+        }
+        errors.sort_by(|a, b| a.key.cmp(&b.key).then(a.message.cmp(&b.message)));
+        errors.dedup();
+        errors.truncate(MAX_CONFIG_ERRORS);
+        (read, errors)
+    }
+
+    /// [`Config::problems`] as errors of `file`.
+    fn errors(&self, file: &str) -> Vec<ConfigError> {
+        self.problems()
+            .into_iter()
+            .map(|(key, message)| ConfigError {
+                file: file.to_owned(),
+                key,
+                message,
+            })
+            .collect()
+    }
+
+    /// Every value the types accept but the configuration does not, as (key, message).
+    fn problems(&self) -> Vec<(String, String)> {
+        let mut problems = Vec::new();
+        let mut problem = |key: &str, message: String| problems.push((key.to_owned(), message));
         if self.schema_version != CONFIG_SCHEMA_VERSION {
-            return Err((
+            problem(
                 "schemaVersion",
                 format!(
                     "unsupported version {} (this build reads 1)",
                     self.schema_version
                 ),
-            ));
+            );
         }
         if self.safety.max_file_bytes == Some(0) {
-            return Err(("safety.maxFileBytes", "must be greater than 0".into()));
+            problem("safety.maxFileBytes", "must be greater than 0".into());
         }
         if let Some(depth) = self.analysis.areas.depth
             && !(1..=8).contains(&depth)
         {
-            return Err(("analysis.areas.depth", format!("{depth} is outside 1..=8")));
+            problem("analysis.areas.depth", format!("{depth} is outside 1..=8"));
         }
         for (name, weight) in &self.retrieval.weights {
+            let key = format!("retrieval.weights.{name}");
             if !crate::FIELD_NAMES.contains(&name.as_str()) {
-                return Err((
-                    "retrieval.weights",
+                problem(
+                    &key,
                     format!(
                         "unknown field `{name}` (expected one of {})",
                         crate::FIELD_NAMES.join(", ")
                     ),
-                ));
-            }
-            if !weight.is_finite() || *weight < 0.0 {
-                return Err((
-                    "retrieval.weights",
-                    format!("`{name}` must be a finite number ≥ 0"),
-                ));
+                );
+            } else if !weight.is_finite() || *weight < 0.0 {
+                problem(&key, format!("`{name}` must be a finite number ≥ 0"));
             }
         }
         for (name, value) in &self.retrieval.params {
+            let key = format!("retrieval.params.{name}");
             let ok = match name.as_str() {
                 "k1" => value.is_finite() && *value >= 0.0,
                 "b" => (0.0..=1.0).contains(value),
                 _ => {
-                    return Err((
-                        "retrieval.params",
-                        format!("unknown parameter `{name}` (expected k1, b)"),
-                    ));
+                    problem(&key, format!("unknown parameter `{name}` (expected k1, b)"));
+                    continue;
                 }
             };
             if !ok {
-                return Err((
-                    "retrieval.params",
-                    format!("`{name}` = {value} is out of range"),
-                ));
+                problem(&key, format!("`{name}` = {value} is out of range"));
             }
         }
         if self
@@ -387,19 +463,174 @@ impl Config {
             .as_deref()
             .is_some_and(|n| n.trim().is_empty())
         {
-            return Err(("project.name", "must not be empty".into()));
+            problem("project.name", "must not be empty".into());
         }
         if let Some(path) = &self.llms.path
             && crate::RelPath::new(path.trim_start_matches("./")).is_none_or(|p| p.is_root())
         {
-            return Err((
+            problem(
                 "llms.path",
                 format!(
                     "`{path}` must be a file path relative to the repository root, without `..`"
                 ),
-            ));
+            );
         }
-        Ok(())
+        for code in self.rules.keys().filter(|code| rule_info(code).is_none()) {
+            problem(
+                &format!("rules.{code}"),
+                format!(
+                    "unknown diagnostic code `{code}` (known codes: {})",
+                    RULES.iter().map(|r| r.code).collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+        problems
+    }
+}
+
+/// One step of a key path: an object key or an array index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// A serde path as steps; `None` when a step is unknown (nothing can be set aside there).
+fn segments(path: &serde_path_to_error::Path) -> Option<Vec<Step>> {
+    path.iter()
+        .map(|segment| match segment {
+            serde_path_to_error::Segment::Seq { index } => Some(Step::Index(*index)),
+            serde_path_to_error::Segment::Map { key }
+            | serde_path_to_error::Segment::Enum { variant: key } => Some(Step::Key(key.clone())),
+            serde_path_to_error::Segment::Unknown => None,
+        })
+        .collect()
+}
+
+/// Steps written as serde_path_to_error writes a path (`routing.options.intents[1].phrase`,
+/// `.` for the whole document).
+fn render(steps: &[Step]) -> String {
+    if steps.is_empty() {
+        return ".".to_owned();
+    }
+    let mut out = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Step::Index(index) => out.push_str(&format!("[{index}]")),
+        }
+    }
+    out
+}
+
+/// The keys [`Config::parse_all`] set aside, as paths into the file as written (array indices
+/// as they were before any element was taken out).
+#[derive(Debug, Default)]
+struct SetAside {
+    removed: Vec<Vec<Step>>,
+}
+
+impl SetAside {
+    /// `current` (a path into the value as it is now) as a path into the file as written.
+    fn original(&self, current: &[Step]) -> Vec<Step> {
+        let mut original: Vec<Step> = Vec::with_capacity(current.len());
+        for step in current {
+            let step = match step {
+                Step::Index(index) => {
+                    let gone: Vec<usize> = self
+                        .removed
+                        .iter()
+                        .filter(|r| r.len() == original.len() + 1 && r.starts_with(&original))
+                        .filter_map(|r| match r.last() {
+                            Some(Step::Index(i)) => Some(*i),
+                            _ => None,
+                        })
+                        .collect();
+                    let mut kept = 0;
+                    let mut at = 0;
+                    loop {
+                        if !gone.contains(&at) {
+                            if kept == *index {
+                                break;
+                            }
+                            kept += 1;
+                        }
+                        at += 1;
+                    }
+                    Step::Index(at)
+                }
+                Step::Key(key) => Step::Key(key.clone()),
+            };
+            original.push(step);
+        }
+        original
+    }
+
+    /// Whether an error at `original` is the field a key set aside left missing (serde's
+    /// ``missing field `name` ``).
+    fn caused(&self, original: &[Step], message: &str) -> bool {
+        let Some(field) = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next())
+        else {
+            return false;
+        };
+        self.removed.iter().any(|r| {
+            r.len() == original.len() + 1
+                && r.starts_with(original)
+                && r.last() == Some(&Step::Key(field.to_owned()))
+        })
+    }
+
+    /// Takes the value at `current` out of `value` and records it; at the root, puts in the
+    /// one required key (`schemaVersion`) when it is missing or was set aside, so the rest can
+    /// be read. `false` when nothing could be taken out (the reading stops).
+    fn remove(&mut self, value: &mut serde_json::Value, current: &[Step]) -> bool {
+        let original = self.original(current);
+        let Some((last, parents)) = current.split_last() else {
+            let Some(object) = value.as_object_mut() else {
+                return false;
+            };
+            if object.contains_key("schemaVersion") {
+                return false;
+            }
+            object.insert(
+                "schemaVersion".to_owned(),
+                serde_json::Value::from(CONFIG_SCHEMA_VERSION),
+            );
+            return true;
+        };
+        let mut parent = &mut *value;
+        for step in parents {
+            let next = match step {
+                Step::Key(key) => parent.get_mut(key.as_str()),
+                Step::Index(index) => parent.get_mut(*index),
+            };
+            let Some(next) = next else { return false };
+            parent = next;
+        }
+        let removed = match last {
+            Step::Key(key) => parent
+                .as_object_mut()
+                .and_then(|object| object.remove(key.as_str()))
+                .is_some(),
+            Step::Index(index) => match parent.as_array_mut() {
+                Some(array) if *index < array.len() => {
+                    array.remove(*index);
+                    true
+                }
+                _ => false,
+            },
+        };
+        if removed {
+            self.removed.push(original);
+        }
+        removed
     }
 }
 
@@ -447,7 +678,7 @@ mod tests {
             "c",
         )
         .unwrap_err();
-        assert_eq!(err.key, "retrieval.weights");
+        assert_eq!(err.key, "retrieval.weights.titel");
     }
 
     #[test]
@@ -497,5 +728,79 @@ mod tests {
     fn truncated_json_is_an_error_not_a_panic() {
         assert!(Config::parse(br#"{"schemaVersion": 1, "safety": {"#, "c").is_err());
         assert!(Config::parse(b"\xff\xfe", "c").is_err());
+    }
+
+    #[test]
+    fn parse_all_lists_every_wrong_key_once() {
+        let (read, errors) = Config::parse_all(
+            br#"{
+                "schemaVersion": 1,
+                "safety": {"exlude": [], "maxFileBytes": "big"},
+                "analysis": {"areas": {"depth": 9}},
+                "routing": {"options": {"intents": [
+                    {"phrase": 3, "target": "a"},
+                    {"phrase": "ok", "target": "b", "extra": true}
+                ]}},
+                "rules": {"broken-lnk": "off", "orphan-document": "loud"}
+            }"#,
+            CONFIG_FILE,
+        );
+        // What was left once the wrong keys were set aside: the second intent, without `extra`.
+        let intents = read.unwrap().routing.options.intents;
+        assert_eq!(intents.len(), 1);
+        assert_eq!(intents[0].phrase, "ok");
+        let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "analysis.areas.depth",
+                "routing.options.intents[0].phrase",
+                // The second intent keeps its index although the first was set aside.
+                "routing.options.intents[1].extra",
+                "rules.broken-lnk",
+                "rules.orphan-document",
+                "safety.exlude",
+                "safety.maxFileBytes",
+            ],
+            "{errors:#?}"
+        );
+        // The first is the one `parse` reports, with its position in the file.
+        let first = Config::parse(b"{\"schemaVersion\": 1, \"safety\": {\"exlude\": []}}", "c")
+            .unwrap_err();
+        assert_eq!(first.key, "safety.exlude");
+    }
+
+    #[test]
+    fn parse_all_reads_on_past_a_wrong_schema_version_type() {
+        let errors =
+            Config::parse_all(br#"{"schemaVersion": "one", "project": {"name": ""}}"#, "c").1;
+        let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["project.name", "schemaVersion"], "{errors:#?}");
+        let errors = Config::parse_all(br#"{"project": {"nam": "x"}}"#, "c").1;
+        let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, [".", "project.nam"], "{errors:#?}");
+        assert!(errors[0].message.contains("schemaVersion"), "{errors:#?}");
+    }
+
+    #[test]
+    fn parse_all_keeps_an_error_only_the_file_shows() {
+        let errors = Config::parse_all(
+            br#"{"schemaVersion": 1, "project": {}, "project": {}, "analysis": {"areas": {"depth": 0}}}"#,
+            "c",
+        )
+        .1;
+        let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, [".", "analysis.areas.depth"], "{errors:#?}");
+        assert!(errors[0].message.contains("duplicate field `project`"));
+    }
+
+    #[test]
+    fn parse_all_of_broken_json_is_one_error() {
+        let (read, errors) = Config::parse_all(br#"{"schemaVersion": 1,"#, "c");
+        assert!(read.is_none());
+        assert_eq!(errors.len(), 1);
+        assert_eq!(Config::parse_all(b"[1, 2]", "c").1.len(), 1);
+        let (read, errors) = Config::parse_all(br#"{"schemaVersion": 1}"#, "c");
+        assert_eq!((read, errors), (Some(Config::default()), Vec::new()));
     }
 }

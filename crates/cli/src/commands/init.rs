@@ -1,24 +1,27 @@
-//! `doc-bridge init`: a starting config. Never overwrites one.
+//! `doc-bridge init`: a starting config. Never overwrites one. With `--config FILE`, that file
+//! is the one written (its directory being the root).
 
 use serde_json::json;
 
 use doc_bridge_model::artifact::write_json;
-use doc_bridge_model::config::{CONFIG_FILE, DEFAULT_AGENT_ROOT, DEFAULT_MAX_FILE_BYTES};
+use doc_bridge_model::config::{DEFAULT_AGENT_ROOT, DEFAULT_MAX_FILE_BYTES};
 
 use crate::args::InitArgs;
 use crate::exit::{CommandResult, Exit, UserError};
 use crate::repo::Repo;
 
-/// Writes `doc-bridge.config.json` with the defaults spelled out; exit 1 when one exists.
+/// Writes `doc-bridge.config.json` (or the `--config` file) with the defaults spelled out;
+/// exit 1 when one exists.
 pub fn run(args: &InitArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
-    let path = repo.root.join(CONFIG_FILE);
+    let file = repo.config_file.as_str();
+    let path = repo.root.join(file);
     if path.symlink_metadata().is_ok() {
-        let message = format!("{CONFIG_FILE} already exists; left unchanged");
+        let message = format!("{file} already exists; left unchanged");
         if args.json {
             crate::outln!(
                 "{:#}",
-                json!({"written": false, "path": CONFIG_FILE, "message": message})
+                json!({"written": false, "path": file, "message": message})
             );
             return Ok(Exit::Findings);
         }
@@ -33,11 +36,11 @@ pub fn run(args: &InitArgs) -> CommandResult {
         "retrieval": {"language": "en"},
     });
     write_json(&path, &config)
-        .map_err(|e| UserError::error(format!("cannot write {CONFIG_FILE}: {e}")))?;
+        .map_err(|e| UserError::error(format!("cannot write {file}: {e}")))?;
     if args.json {
-        crate::outln!("{:#}", json!({"written": true, "path": CONFIG_FILE}));
+        crate::outln!("{:#}", json!({"written": true, "path": file}));
     } else {
-        crate::outln!("wrote {CONFIG_FILE}");
+        crate::outln!("wrote {file}");
     }
     Ok(Exit::Ok)
 }

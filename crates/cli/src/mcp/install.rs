@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::args::McpInstallArgs;
 use crate::exit::{CommandResult, Exit, UserError};
 use crate::repo::Repo;
+use doc_bridge_model::config::CONFIG_FILE;
 
 /// The server's name in the client configuration.
 pub const SERVER_NAME: &str = "doc-bridge";
@@ -33,12 +34,17 @@ impl Client {
     }
 }
 
-/// The server entry: this executable, started as `mcp --root <root>`.
-pub fn server_entry(exe: &Path, root: &Path) -> Value {
-    json!({
-        "command": exe.to_string_lossy(),
-        "args": ["mcp", "--root", root.to_string_lossy()],
-    })
+/// The server entry: this executable, started as `mcp --root <root>`, or as
+/// `mcp --config <file>` for a configuration file of another name than the default (given to
+/// `install` with `--config`).
+pub fn server_entry(exe: &Path, repo: &Repo) -> Value {
+    let args = if repo.config_file.as_str() == CONFIG_FILE {
+        json!(["mcp", "--root", repo.root.to_string_lossy()])
+    } else {
+        let config = repo.root.join(repo.config_file.as_str());
+        json!(["mcp", "--config", config.to_string_lossy()])
+    };
+    json!({"command": exe.to_string_lossy(), "args": args})
 }
 
 /// `existing` (a client configuration file's bytes, if any) with the `doc-bridge` server set to
@@ -75,7 +81,7 @@ pub fn run(args: &McpInstallArgs) -> CommandResult {
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| UserError::error(format!("cannot find this executable's path: {e}")))?;
-    let entry = server_entry(&exe, &repo.root);
+    let entry = server_entry(&exe, &repo);
     if !args.write {
         let config = merged(None, entry).map_err(UserError::error)?;
         crate::outln!("{config:#}");

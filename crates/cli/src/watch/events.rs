@@ -57,6 +57,8 @@ pub struct EventFilter {
     /// Files doc-bridge writes inside the tree but outside `.doc-bridge/` (the hook for
     /// `llms.txt`, whose path is configurable): events on them never start a refresh.
     generated: BTreeSet<RelPath>,
+    /// The configuration file (`doc-bridge.config.json` unless `--config` named another).
+    config_file: String,
 }
 
 impl EventFilter {
@@ -66,7 +68,14 @@ impl EventFilter {
             root: root.to_path_buf(),
             rules,
             generated,
+            config_file: CONFIG_FILE.to_owned(),
         }
+    }
+
+    /// The filter with another configuration file than [`CONFIG_FILE`] (`--config`).
+    pub fn with_config_file(mut self, config_file: &RelPath) -> Self {
+        config_file.as_str().clone_into(&mut self.config_file);
+        self
     }
 
     /// Sorts one debounced batch.
@@ -120,7 +129,7 @@ impl EventFilter {
         if !self.rules.admits(&rel, is_dir) {
             return;
         }
-        if rel.as_str() == CONFIG_FILE {
+        if rel.as_str() == self.config_file {
             batch.config = true;
         }
         batch.paths.insert(rel);
@@ -192,6 +201,15 @@ mod tests {
         let paths: Vec<&str> = batch.paths.iter().map(|p| p.as_str()).collect();
         assert_eq!(paths, ["doc-bridge.config.json", "docs/a.md"]);
         assert!(batch.config && batch.overlay && batch.root && !batch.rescan);
+    }
+
+    #[test]
+    fn a_config_file_chosen_with_config_is_the_one_that_reloads() {
+        let root = Path::new("/repo");
+        let f = filter(root, &[], &[]).with_config_file(&RelPath::new("ci.config.json").unwrap());
+        assert!(sorted(&f, &["ci.config.json"]).config);
+        let other = sorted(&f, &["doc-bridge.config.json"]);
+        assert!(!other.config && other.paths.len() == 1, "{other:?}");
     }
 
     #[test]

@@ -448,6 +448,7 @@ fn event_filter(repo: &Repo) -> EventFilter {
         PathRules::new(&repo.root, &options),
         generated_outputs(repo),
     )
+    .with_config_file(&repo.config_file)
 }
 
 /// Files `index` writes inside the tree but outside `.doc-bridge/`: the configured `llms.txt`.

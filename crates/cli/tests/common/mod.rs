@@ -124,3 +124,25 @@ pub fn write_config(root: &Path, config: &serde_json::Value) {
     )
     .unwrap();
 }
+
+/// Every file under `dir` (recursively) and its bytes, by path relative to `dir`; empty when
+/// `dir` does not exist. For asserting that a command wrote nothing.
+pub fn tree_bytes(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&at) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).unwrap().to_path_buf();
+                files.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
