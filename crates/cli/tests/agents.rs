@@ -167,7 +167,7 @@ fn empty_answers(count: usize) -> (String, std::sync::Arc<std::sync::Mutex<Vec<S
                 .lock()
                 .unwrap()
                 .push(String::from_utf8_lossy(&body).into_owned());
-            let reply = json!({"choices": [{"finish_reason": "stop", "message": {"content": "{\"proposals\": []}"}}]}).to_string();
+            let reply = json!({"model": "tiny", "choices": [{"finish_reason": "stop", "message": {"content": "{\"proposals\": []}"}}]}).to_string();
             let mut stream = stream;
             let _ = write!(
                 stream,
