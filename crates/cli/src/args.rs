@@ -392,6 +392,10 @@ pub struct IndexArgs {
     /// checking the inputs, the program and the files it wrote, and writes nothing).
     #[arg(long, conflicts_with_all = ["check", "watch"])]
     pub force: bool,
+    /// Publish past a failing `index.referenceFindingsGate`, recording why in the index's
+    /// `publication` (reason codes only).
+    #[arg(long, conflicts_with_all = ["check", "watch"])]
+    pub allow_pending_findings: bool,
     /// Print the result as JSON on stdout.
     #[arg(long)]
     pub json: bool,

@@ -19,6 +19,7 @@ pub mod mcp;
 pub mod output;
 pub mod pipeline;
 mod progress;
+mod publication;
 pub mod render;
 pub mod repo;
 mod watch;

@@ -278,3 +278,192 @@ fn an_index_made_with_another_lexicon_is_stale() {
         stderr(&out)
     );
 }
+
+fn index_force(root: &std::path::Path) -> std::process::Output {
+    run(root, &["index", "--force", "--quiet"])
+}
+
+/// `index.knowledgeEntities` off (said or not) leaves the index byte for byte as it was; on, it
+/// adds the typed entities, sealed with the rest.
+#[test]
+fn knowledge_entities_are_opt_in_and_off_changes_nothing() {
+    let dir = fixture_copy("ts-workspace");
+    write_config(dir.path(), &serde_json::json!({"schemaVersion": 1}));
+    index(dir.path());
+    let plain = artifact_bytes(dir.path(), "index.json");
+    assert!(artifact(dir.path(), "index.json").get("knowledgeEntities").is_none());
+
+    write_config(
+        dir.path(),
+        &serde_json::json!({"schemaVersion": 1, "index": {"knowledgeEntities": {"enabled": false}, "referenceFindingsGate": false}}),
+    );
+    assert_eq!(code(&index_force(dir.path())), 0);
+    // The configuration file is an input like any other, so its own hash and the seals over it
+    // (inputs, snapshot, projection, index) move with its bytes; nothing else may.
+    let without_config_bytes = |bytes: &[u8]| {
+        let mut index: Value = serde_json::from_slice(bytes).unwrap();
+        let inputs = index["inputs"].as_object_mut().unwrap();
+        inputs["files"]
+            .as_object_mut()
+            .unwrap()
+            .remove("doc-bridge.config.json")
+            .unwrap();
+        inputs.remove("hash");
+        let projection = index["projection"].as_object_mut().unwrap();
+        projection.remove("snapshotHash");
+        projection.remove("contentHash");
+        let object = index.as_object_mut().unwrap();
+        object.remove("contentHash");
+        object.remove("generatedAt");
+        index
+    };
+    assert_eq!(
+        without_config_bytes(&plain),
+        without_config_bytes(&artifact_bytes(dir.path(), "index.json"))
+    );
+
+    write_config(
+        dir.path(),
+        &serde_json::json!({"schemaVersion": 1, "index": {"knowledgeEntities": {"enabled": true}}}),
+    );
+    assert_eq!(code(&index_force(dir.path())), 0);
+    let index = artifact(dir.path(), "index.json");
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let entities = index["knowledgeEntities"].as_array().unwrap();
+    assert_eq!(entities.len(), snapshot["entities"].as_array().unwrap().len());
+    let ids: Vec<&str> = entities.iter().map(|e| e["id"].as_str().unwrap()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(ids, sorted);
+    let auth = entities
+        .iter()
+        .find(|e| e["id"] == "package:@fx/auth")
+        .unwrap();
+    assert_eq!(auth["kind"], "package");
+    assert_eq!(auth["provenance"], "observed");
+    assert!(
+        auth["relations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "contains"),
+        "{auth:#}"
+    );
+    // Sealed with the rest: an edited entity is a corrupt index.
+    assert_eq!(code(&run(dir.path(), &["index", "--check"])), 0);
+    let mut edited = index.clone();
+    edited["knowledgeEntities"][0]["name"] = "edited".into();
+    std::fs::write(
+        dir.path().join(".doc-bridge/index.json"),
+        serde_json::to_vec_pretty(&edited).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(code(&run(dir.path(), &["index", "--check"])), 2);
+}
+
+/// A broken link the base report does not know.
+fn add_broken_link(root: &std::path::Path) {
+    let doc = root.join("docs/core.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    std::fs::write(&doc, format!("{text}\nSee [gone](./gone.md).\n")).unwrap();
+}
+
+/// The reference-findings gate: off by default; on, `index` publishes nothing while a
+/// reference finding is not in the base report (exit 1, nothing written), publishes past it
+/// with `--allow-pending-findings` recording reason codes outside the seal, and a later plain
+/// publication drops the record.
+#[test]
+fn the_reference_findings_gate_holds_publication_until_overridden() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    add_broken_link(dir.path());
+    // Off: publishes as always.
+    index(dir.path());
+
+    write_config(
+        dir.path(),
+        &serde_json::json!({"schemaVersion": 1, "index": {"referenceFindingsGate": true}}),
+    );
+    // No base report yet: the gate cannot pass.
+    let before = artifact_bytes(dir.path(), "index.json");
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("there is no base report"), "{}", stderr(&out));
+    assert_same_bytes(&before, &artifact_bytes(dir.path(), "index.json"), "no-base");
+
+    // `check` makes today's findings the base: the gate passes.
+    let _ = run(dir.path(), &["check"]);
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let base = artifact(dir.path(), "report.json")["contentHash"].clone();
+
+    // A new broken link: held.
+    let doc = dir.path().join("docs/auth.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    std::fs::write(&doc, format!("{text}\nSee [lost](./lost.md).\n")).unwrap();
+    let before = artifact_bytes(dir.path(), "index.json");
+    let snapshot_before = artifact_bytes(dir.path(), "snapshot.json");
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 reference finding(s) not in the base report .doc-bridge/report.json (broken-link docs/auth.md)"),
+        "{}",
+        stderr(&out)
+    );
+    assert_same_bytes(&before, &artifact_bytes(dir.path(), "index.json"), "held");
+    assert_same_bytes(&snapshot_before, &artifact_bytes(dir.path(), "snapshot.json"), "held");
+
+    // Overridden: published, with the reason codes, outside the seal.
+    let out = run(dir.path(), &["index", "--allow-pending-findings"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let published = artifact(dir.path(), "index.json");
+    assert_eq!(
+        published["publication"],
+        serde_json::json!({"pendingReferenceFindings": {
+            "override": "allow-pending-findings",
+            "pendingCount": 1,
+            "baseRevision": base,
+            "reason": "pending",
+        }})
+    );
+    assert_eq!(code(&run(dir.path(), &["index", "--check"])), 0);
+    let sealed = published["contentHash"].clone();
+
+    // Fixed: the next plain publication drops the record; the seal is the same.
+    std::fs::write(&doc, &text).unwrap();
+    let _ = run(dir.path(), &["check"]);
+    std::fs::write(&doc, format!("{text}\nSee [lost](./lost.md).\n")).unwrap();
+    let _ = run(dir.path(), &["check"]);
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let plain = artifact(dir.path(), "index.json");
+    assert!(plain.get("publication").is_none(), "{:#}", plain["publication"]);
+    assert_eq!(plain["contentHash"], sealed);
+}
+
+/// A base report whose seal does not hold is `base-invalid`, recorded without a count.
+#[test]
+fn a_corrupt_base_report_is_base_invalid() {
+    let dir = fixture_copy("ts-workspace");
+    write_config(
+        dir.path(),
+        &serde_json::json!({"schemaVersion": 1, "index": {"referenceFindingsGate": true}}),
+    );
+    let _ = run(dir.path(), &["check"]);
+    let mut report = artifact(dir.path(), "report.json");
+    report["project"]["name"] = "edited".into();
+    std::fs::write(
+        dir.path().join(".doc-bridge/report.json"),
+        serde_json::to_vec_pretty(&report).unwrap(),
+    )
+    .unwrap();
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("malformed or its seal does not match"), "{}", stderr(&out));
+    let out = run(dir.path(), &["index", "--allow-pending-findings"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        artifact(dir.path(), "index.json")["publication"],
+        serde_json::json!({"pendingReferenceFindings": {"override": "allow-pending-findings", "reason": "base-invalid"}})
+    );
+}

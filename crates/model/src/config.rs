@@ -53,6 +53,10 @@ pub struct Config {
     /// `llms.txt` output.
     #[serde(default)]
     pub llms: LlmsConfig,
+    /// Opt-in parts of the index artifact; absent means every default (and then it is not
+    /// written back, so a configuration without it hashes as it always did).
+    #[serde(default, skip_serializing_if = "IndexConfig::is_default")]
+    pub index: IndexConfig,
     /// Per-code severities for `check`: `{"<code>": "error" | "warning" | "info" | "off"}`.
     /// Codes must be known ([`crate::report::RULES`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -73,6 +77,7 @@ impl Default for Config {
             retrieval: RetrievalConfig::default(),
             routing: RoutingConfig::default(),
             llms: LlmsConfig::default(),
+            index: IndexConfig::default(),
             rules: BTreeMap::new(),
             intelligence: None,
         }
@@ -264,6 +269,43 @@ pub struct LlmsConfig {
     /// Where, relative to the root; default `llms.txt`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+}
+
+/// `index`: opt-in parts of the index artifact (docs/index-artifact.md).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IndexConfig {
+    /// `knowledgeEntities`: the index's section of typed entities (default off; off leaves the
+    /// index byte for byte as without it).
+    #[serde(default, skip_serializing_if = "KnowledgeEntitiesConfig::is_default")]
+    pub knowledge_entities: KnowledgeEntitiesConfig,
+    /// Refuse to publish an index while reference findings are pending against the base report
+    /// (default off; `index --allow-pending-findings` publishes past it and records why).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reference_findings_gate: bool,
+}
+
+impl IndexConfig {
+    /// Whether every setting is its default.
+    pub fn is_default(&self) -> bool {
+        *self == IndexConfig::default()
+    }
+}
+
+/// `index.knowledgeEntities`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KnowledgeEntitiesConfig {
+    /// Emit the `knowledgeEntities` section.
+    #[serde(default)]
+    pub enabled: bool,
+}
+
+impl KnowledgeEntitiesConfig {
+    /// Whether it is off (the default).
+    pub fn is_default(&self) -> bool {
+        !self.enabled
+    }
 }
 
 /// Default `llms.path`.

@@ -127,6 +127,15 @@ pub fn cap_diagnostics(
     kept
 }
 
+/// Whether `diagnostic` is one of the summaries [`cap_diagnostics`] writes in place of the
+/// diagnostics it left out (so a list holding one is not complete for its code).
+pub fn is_cap_summary(diagnostic: &Diagnostic) -> bool {
+    diagnostic.line.is_none()
+        && diagnostic.message.contains(" diagnostic(s) ")
+        && diagnostic.message.contains(" were left out (at most ")
+        && diagnostic.message.ends_with(" are listed)")
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -176,5 +185,16 @@ mod tests {
         assert!(capped[0].message.contains("30 more"));
         // Under the bounds: untouched.
         assert_eq!(cap_diagnostics(list.clone(), 10, 100), list);
+    }
+
+    #[test]
+    fn cap_summaries_are_told_apart_from_the_diagnostics_they_stand_for() {
+        let mut list: Vec<Diagnostic> = (1..=30).map(|l| broken("a.md", l)).collect();
+        list.extend((0..30).map(|i| broken(&format!("d{i:02}.md"), 1)));
+        list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let capped = cap_diagnostics(list, 10, 20);
+        let summaries = capped.iter().filter(|d| is_cap_summary(d)).count();
+        assert_eq!(summaries, 2, "{capped:#?}");
+        assert!(!is_cap_summary(&broken("a.md", 1)));
     }
 }

@@ -66,6 +66,10 @@ pub struct DocBridgeIndexV1 {
     pub retrieval: RetrievalSettings,
     /// The retrieval projection.
     pub projection: crate::projection::RetrievalIndexV1,
+    /// The typed entities, only with `index.knowledgeEntities.enabled` (absent by default, so
+    /// strict readers of the original contract never receive it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knowledge_entities: Option<Vec<KnowledgeEntity>>,
     /// Publication provenance; outside the hash.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publication: Option<serde_json::Value>,
@@ -97,6 +101,37 @@ pub struct KnowledgeEntry {
     /// `agent-doc`, `document` or `module`.
     #[serde(rename = "type")]
     pub entry_type: String,
+}
+
+/// One entry of the opt-in `knowledgeEntities` section: an observed entity with its typed,
+/// observed outbound relations (docs/index-artifact.md, "Knowledge entities").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KnowledgeEntity {
+    /// The content hash of what the entity was observed from.
+    pub content_hash: ContentHash,
+    /// The entity id (`document:docs/auth.md`).
+    pub id: String,
+    /// `document`, `module`, `package` or `area`.
+    pub kind: String,
+    /// Its name (title, file name, package name, directory).
+    pub name: String,
+    /// Its file or directory.
+    pub path: RelPath,
+    /// Always `observed`: nothing an agent proposed is here.
+    pub provenance: String,
+    /// Its outbound relations, sorted by kind then target.
+    pub relations: Vec<KnowledgeRelation>,
+}
+
+/// A typed relation of a [`KnowledgeEntity`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KnowledgeRelation {
+    /// `links-to`, `imports`, `covers`, `contains`, ...
+    pub kind: String,
+    /// The other entity's id.
+    pub to: String,
 }
 
 /// `AgentHandoffV1`: where to start when changing a package or an owned area.

@@ -9,7 +9,7 @@ pub mod artifact;
 pub mod config;
 mod diagnostic;
 pub use diagnostic::{
-    MAX_DIAGNOSTICS_PER_CODE, MAX_DIAGNOSTICS_PER_FILE_AND_CODE, cap_diagnostics,
+    MAX_DIAGNOSTICS_PER_CODE, MAX_DIAGNOSTICS_PER_FILE_AND_CODE, cap_diagnostics, is_cap_summary,
 };
 pub mod enrichment;
 pub mod hash;

@@ -6,8 +6,8 @@ use doc_bridge_model::artifact::{ArtifactError, PendingWrite};
 use doc_bridge_model::config::Config;
 use doc_bridge_model::hash::semantic_hash_large_prekeyed;
 use doc_bridge_model::index::{
-    DocBridgeIndexV1, INDEX_HASH_EXCLUDED, INDEX_SCHEMA_VERSION, Inputs, KnowledgeEntry, Lookup,
-    OwnershipRecord, RetrievalSettings,
+    DocBridgeIndexV1, INDEX_HASH_EXCLUDED, INDEX_SCHEMA_VERSION, Inputs, KnowledgeEntity,
+    KnowledgeEntry, KnowledgeRelation, Lookup, OwnershipRecord, RetrievalSettings,
 };
 use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field, LEXICON_VERSION};
 use doc_bridge_model::snapshot::{Entity, Package, Snapshot};
@@ -168,9 +168,49 @@ pub fn build_unsealed_index_with_collection(
         inputs: options.inputs,
         retrieval: retrieval_settings(config),
         projection,
+        knowledge_entities: config
+            .index
+            .knowledge_entities
+            .enabled
+            .then(|| knowledge_entities(snapshot)),
         publication: None,
     };
     (index, collection)
+}
+
+/// The opt-in `knowledgeEntities` section: every entity, sorted by id, with its observed
+/// outbound relations (one per kind and target).
+fn knowledge_entities(snapshot: &Snapshot) -> Vec<KnowledgeEntity> {
+    let mut outbound: BTreeMap<&str, Vec<KnowledgeRelation>> = BTreeMap::new();
+    for relation in &snapshot.relations {
+        outbound
+            .entry(relation.from.as_str())
+            .or_default()
+            .push(KnowledgeRelation {
+                kind: relation.kind.as_str().to_owned(),
+                to: relation.to.to_string(),
+            });
+    }
+    let mut entities: Vec<KnowledgeEntity> = snapshot
+        .entities
+        .iter()
+        .map(|entity| {
+            let mut relations = outbound.remove(entity.id().as_str()).unwrap_or_default();
+            relations.sort();
+            relations.dedup();
+            KnowledgeEntity {
+                content_hash: entity.content_hash().clone(),
+                id: entity.id().to_string(),
+                kind: entity.kind().as_str().to_owned(),
+                name: entity.name().to_owned(),
+                path: entity.path().clone(),
+                provenance: "observed".to_owned(),
+                relations,
+            }
+        })
+        .collect();
+    entities.sort_by(|a, b| a.id.cmp(&b.id));
+    entities
 }
 
 /// The parts of the index that route work: the knowledge entries, the handoffs and the lookup.

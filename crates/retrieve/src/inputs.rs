@@ -20,6 +20,14 @@ pub fn configuration_hash(config: &Config) -> ContentHash {
     if let Some(object) = value.as_object_mut() {
         object.remove("rules");
         object.remove("intelligence");
+        // The publication gate decides whether an index is written, never what it holds.
+        let index = object.get_mut("index").and_then(|i| i.as_object_mut());
+        if let Some(index) = index {
+            index.remove("referenceFindingsGate");
+            if index.is_empty() {
+                object.remove("index");
+            }
+        }
     }
     hash_canonical(&value).unwrap_or_else(|_| ContentHash::of_bytes(b""))
 }

@@ -47,7 +47,10 @@ pub fn run(args: &IndexArgs) -> CommandResult {
 /// Scans, builds and writes every artifact, inside `memo`; or, when nothing changed since the
 /// last run (see `last_run`), says so and writes nothing.
 fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> CommandResult {
+    // The publication gate looks at this tree's findings: never answered from the last run.
+    let gated = repo.config.index.reference_findings_gate || args.allow_pending_findings;
     if !args.force
+        && !gated
         && let Some(summary) = phase("up to date", || last_run::unchanged(repo))
     {
         let modules = summary.entities.get("module").copied().unwrap_or(0);
@@ -57,6 +60,16 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
     let progress = Progress::new(args.common.quiet);
     let scanned = pipeline::scan_unsealed(repo, &progress)?;
     let mut snapshot = scanned.snapshot;
+    // Before anything is written: a failing gate publishes nothing, unless overridden.
+    let past_gate = match crate::publication::evaluate(repo, &snapshot) {
+        Some(failed) if !args.allow_pending_findings => {
+            return Err(UserError::findings(format!(
+                "index not published: {}; fix them, run `doc-bridge check` to make the current findings the base, or pass --allow-pending-findings",
+                failed.summary(10)
+            )));
+        }
+        other => other,
+    };
     // The snapshot is sealed and written on a thread of its own while the index is built: the
     // index needs the snapshot's seal only when its projection is sealed, at the end, and waits
     // for it there. The snapshot's sync to disk and rename wait for the end, beside the
@@ -97,6 +110,13 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
     });
     let (hash, generated_at, prepared) = written;
     announce_legacy_migration(repo, &index);
+    if let Some(failed) = &past_gate {
+        crate::errln!(
+            "warning: publishing past the reference-findings gate (--allow-pending-findings): {}",
+            failed.summary(10)
+        );
+        index.publication = Some(failed.publication());
+    }
     snapshot.content_hash = hash;
     snapshot.generated_at = generated_at;
     let snapshot_pending = match prepared {
@@ -129,7 +149,12 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
         snapshot_hash: snapshot.content_hash.clone(),
         index_hash: index.content_hash.clone(),
     };
-    record_run(repo, &index, &written, &summary);
+    if index.publication.is_some() {
+        // The next run must look again, and drop the record unless overridden again.
+        last_run::forget(repo);
+    } else {
+        record_run(repo, &index, &written, &summary);
+    }
     print_summary(
         &summary,
         Run::Full {
