@@ -227,12 +227,37 @@ pub fn freshness_of(
     repo: &Repo,
     index: &DocBridgeIndexV1,
 ) -> Result<doc_bridge_retrieve::Freshness, UserError> {
+    freshness_with(repo, index, Stamping::Record)
+}
+
+/// [`freshness_of`] without its one write: the stamp cache is read, never recorded (`doctor`,
+/// which writes nothing at all).
+pub fn freshness_read_only(
+    repo: &Repo,
+    index: &DocBridgeIndexV1,
+) -> Result<doc_bridge_retrieve::Freshness, UserError> {
+    freshness_with(repo, index, Stamping::ReadOnly)
+}
+
+/// Whether fingerprinting records what it learned in the stamp cache (a derived cache: writing
+/// it changes no answer, only the cost of the next one).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stamping {
+    Record,
+    ReadOnly,
+}
+
+fn freshness_with(
+    repo: &Repo,
+    index: &DocBridgeIndexV1,
+    stamping: Stamping,
+) -> Result<doc_bridge_retrieve::Freshness, UserError> {
     let recorded = &index.inputs;
     let stamps = read_stamps(repo);
     let freshness = if unchanged_inputs_hash(repo, &stamps).as_ref() == Some(&recorded.hash) {
         doc_bridge_retrieve::Freshness::default()
     } else {
-        let current = current_inputs_with(repo, stamps)?;
+        let current = current_inputs_with(repo, stamps, stamping)?;
         doc_bridge_retrieve::compare(recorded, &current)
     };
     Ok(freshness.with_lexicon(index.retrieval.lexicon_version))
@@ -244,7 +269,7 @@ pub fn current_inputs_hash(repo: &Repo) -> Result<ContentHash, UserError> {
     let stamps = read_stamps(repo);
     match unchanged_inputs_hash(repo, &stamps) {
         Some(hash) => Ok(hash),
-        None => Ok(current_inputs_with(repo, stamps)?.hash),
+        None => Ok(current_inputs_with(repo, stamps, Stamping::Record)?.hash),
     }
 }
 
@@ -273,10 +298,14 @@ fn read_stamps(repo: &Repo) -> Stamps {
 /// The inputs fingerprint of the repository as it is now, by hashing only: files whose size and
 /// modification time match the stamp cache are not read again.
 pub fn current_inputs(repo: &Repo) -> Result<Inputs, UserError> {
-    current_inputs_with(repo, read_stamps(repo))
+    current_inputs_with(repo, read_stamps(repo), Stamping::Record)
 }
 
-fn current_inputs_with(repo: &Repo, stamps: Stamps) -> Result<Inputs, UserError> {
+fn current_inputs_with(
+    repo: &Repo,
+    stamps: Stamps,
+    stamping: Stamping,
+) -> Result<Inputs, UserError> {
     let stamps_path = repo.artifact(STAMPS_FILE);
     // No directory and no ignore file moved since the last full walk: the same files, stat'ed
     // only. Otherwise walk, and record the listing for next time.
@@ -304,7 +333,7 @@ fn current_inputs_with(repo: &Repo, stamps: Stamps) -> Result<Inputs, UserError>
         }
         None => None,
     };
-    if let Some(recorded) = recorded.filter(|r| *r != stamps) {
+    if let Some(recorded) = recorded.filter(|r| *r != stamps && stamping == Stamping::Record) {
         let _ = write_atomic(&stamps_path, &recorded.to_bytes());
     }
     let files: BTreeMap<RelPath, ContentHash> = hashes.into_iter().collect();

@@ -14,10 +14,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use doc_bridge_check::{CheckInput, IndexCondition};
-use doc_bridge_discover::stamps::{Stamps, hash_all_stamped, now_ns};
-use doc_bridge_discover::{analyzer_versions, walk};
 use doc_bridge_model::config::{Config, ConfigError};
-use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::report::SeverityCounts;
 use doc_bridge_model::snapshot::{Severity, Snapshot};
 use doc_bridge_model::{ContentHash, RelPath};
@@ -130,7 +127,7 @@ fn index_health(
             let health = if !config_valid {
                 IndexHealth::Unchecked(hash.clone())
             } else {
-                let freshness = freshness_without_writing(repo, &index)?;
+                let freshness = pipeline::freshness_read_only(repo, &index)?;
                 if freshness.is_fresh() {
                     IndexHealth::Fresh(hash.clone())
                 } else {
@@ -152,50 +149,6 @@ fn index_health(
             Ok((health, None))
         }
     }
-}
-
-/// `pipeline::freshness_of` without its one write: the stamp cache is read, never recorded, so
-/// a file whose stamp moved is hashed again on every doctor run until a command that may write
-/// the cache (`index --check`, `search`, ...) runs.
-fn freshness_without_writing(
-    repo: &Repo,
-    index: &DocBridgeIndexV1,
-) -> Result<Freshness, UserError> {
-    let recorded = &index.inputs;
-    let stamps = std::fs::read(repo.artifact(pipeline::STAMPS_FILE))
-        .map(|bytes| Stamps::from_bytes(&bytes))
-        .unwrap_or_default();
-    let now = now_ns();
-    let configuration = pipeline::inputs_configuration_hash(repo);
-    let analyzers = analyzer_versions();
-    let unchanged = stamps.unchanged_digest(&repo.root, now).map(|digest| {
-        doc_bridge_retrieve::inputs::inputs_hash(
-            &digest,
-            stamps.file_count() as u64,
-            &configuration,
-            &analyzers,
-        )
-    });
-    let freshness = if unchanged.as_ref() == Some(&recorded.hash) {
-        Freshness::default()
-    } else {
-        let files = match stamps.quick_walk(&repo.root) {
-            Some(files) => files,
-            None => {
-                walk(&repo.root, &pipeline::walk_options(repo))
-                    .map_err(|e| UserError::error(e.to_string()))?
-                    .files
-            }
-        };
-        let (hashes, _) = hash_all_stamped(&repo.root_dir, &files, &stamps, now);
-        let current = doc_bridge_retrieve::fingerprint(
-            hashes.into_iter().collect(),
-            configuration,
-            analyzers,
-        );
-        doc_bridge_retrieve::compare(recorded, &current)
-    };
-    Ok(freshness.with_lexicon(index.retrieval.lexicon_version))
 }
 
 /// The diagnostics `check` would report over the indexed snapshot, by severity and code.
