@@ -3,16 +3,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use doc_bridge_model::config::Config;
-use doc_bridge_model::index::Handoff;
+use doc_bridge_model::index::{DocBridgeIndexV1, Handoff};
 use doc_bridge_model::projection::RetrievalIndexV1;
 use doc_bridge_model::snapshot::{Entity, Package, RelationKind};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use serde::Serialize;
 
-use crate::collection::normalize_name;
+use crate::collection::{Collection, normalize_name};
 use crate::graph::Graph;
 use crate::handoff::{HandoffInput, build_handoff, package_targets};
 use crate::index_build::owners;
+use crate::rank::{Scoring, SearchOptions, search};
 
 /// A resolved query target.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -329,6 +330,28 @@ fn related_areas(graph: &Graph<'_>, targets: &BTreeSet<EntityId>) -> Vec<Related
         );
     }
     kept
+}
+
+/// Up to five entity ids close to an unknown `target`: ranked search hits first, then entities
+/// with similar names (what `query` and the MCP `lookup` offer instead of an answer).
+pub fn closest_matches(index: &DocBridgeIndexV1, target: &str) -> Vec<String> {
+    let collection = Collection::build(&index.projection);
+    let options = SearchOptions {
+        limit: 5,
+        floor: 0.0,
+        scoring: Scoring::from_settings(&index.retrieval),
+        ..SearchOptions::default()
+    };
+    let mut closest: Vec<String> = search(&collection, target, &options)
+        .into_iter()
+        .map(|h| collection.entry(h.entry).id().to_owned())
+        .collect();
+    for name in closest_names(&index.projection, target, 5) {
+        if closest.len() < 5 && !closest.contains(&name) {
+            closest.push(name);
+        }
+    }
+    closest
 }
 
 /// The entries whose names are closest to `text` (Jaro-Winkler over id, path, file stem, title

@@ -2,10 +2,8 @@
 
 use serde_json::json;
 
-use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::graph::Graph;
-use doc_bridge_retrieve::query::{Resolution, closest_names, entity_handoff, resolve};
-use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
+use doc_bridge_retrieve::query::{Resolution, closest_matches, entity_handoff, resolve};
 
 use crate::args::QueryArgs;
 use crate::exit::{CommandResult, Exit, UserError};
@@ -93,31 +91,6 @@ pub fn run(args: &QueryArgs) -> CommandResult {
         crate::outln!("note:        {note}");
     }
     Ok(Exit::Ok)
-}
-
-/// Up to five entity ids close to an unknown `target`: ranked search hits first, then entities
-/// with similar names.
-pub fn closest_matches(
-    index: &doc_bridge_model::index::DocBridgeIndexV1,
-    target: &str,
-) -> Vec<String> {
-    let collection = Collection::build(&index.projection);
-    let options = SearchOptions {
-        limit: 5,
-        floor: 0.0,
-        scoring: Scoring::from_settings(&index.retrieval),
-        ..SearchOptions::default()
-    };
-    let mut closest: Vec<String> = search(&collection, target, &options)
-        .into_iter()
-        .map(|h| collection.entry(h.entry).id().to_owned())
-        .collect();
-    for name in closest_names(&index.projection, target, 5) {
-        if closest.len() < 5 && !closest.contains(&name) {
-            closest.push(name);
-        }
-    }
-    closest
 }
 
 fn not_found(args: &QueryArgs, message: String, candidates: Vec<String>) -> CommandResult {

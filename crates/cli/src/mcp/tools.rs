@@ -305,7 +305,7 @@ fn resolve_target(loaded: &Loaded, graph: &Graph<'_>, target: &str) -> Result<En
             )))
         }
         Resolution::NotFound => {
-            let closest = crate::commands::query::closest_matches(&loaded.index, target);
+            let closest = doc_bridge_retrieve::query::closest_matches(&loaded.index, target);
             let hint = if closest.is_empty() {
                 String::new()
             } else {
