@@ -93,7 +93,12 @@ pub fn run(args: &QueryArgs) -> CommandResult {
     Ok(Exit::Ok)
 }
 
-fn not_found(args: &QueryArgs, message: String, candidates: Vec<String>) -> CommandResult {
+/// An unknown or ambiguous target: exit 1 with the candidates (also for the `query` forms).
+pub(crate) fn not_found(
+    args: &QueryArgs,
+    message: String,
+    candidates: Vec<String>,
+) -> CommandResult {
     if args.output.json {
         crate::outln!("{:#}", json!({"error": message, "closest": candidates}));
     } else {

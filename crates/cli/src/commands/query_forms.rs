@@ -15,15 +15,13 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::json;
-
 use doc_bridge_retrieve::collection::{Collection, normalize_name};
 use doc_bridge_retrieve::rank::{self, Scoring, SearchOptions, search};
 
 use crate::args::QueryArgs;
 use crate::commands::query;
 use crate::commands::search::result_texts;
-use crate::exit::{CommandResult, Exit, UserError};
+use crate::exit::{CommandResult, UserError};
 use crate::pipeline::load_for_search;
 use crate::repo::Repo;
 
@@ -87,7 +85,7 @@ pub fn run(args: &QueryArgs) -> CommandResult {
         Resolved::Unknown {
             message,
             candidates,
-        } => unknown(args, message, candidates),
+        } => super::query::not_found(args, message, candidates),
     }
 }
 
@@ -258,22 +256,6 @@ fn closest(mut names: Vec<String>, text: &str) -> Vec<String> {
         .take(CANDIDATES)
         .map(|(_, name)| name)
         .collect()
-}
-
-/// An unknown or ambiguous form: exit 1 with the candidates, as `query` reports its own.
-fn unknown(args: &QueryArgs, message: String, candidates: Vec<String>) -> CommandResult {
-    if args.output.json {
-        crate::outln!("{:#}", json!({"error": message, "closest": candidates}));
-    } else {
-        crate::errln!("doc-bridge: {message}");
-        if !candidates.is_empty() {
-            crate::errln!("closest matches:");
-            for candidate in &candidates {
-                crate::errln!("  {candidate}");
-            }
-        }
-    }
-    Ok(Exit::Findings)
 }
 
 #[cfg(test)]
