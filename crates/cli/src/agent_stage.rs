@@ -210,6 +210,7 @@ pub fn run(
         outcome.failures.extend(ran.failures);
         outcome.examples += ran.examples;
         outcome.captured.extend(ran.captured);
+        outcome.out_of_role.extend(ran.out_of_role);
     }
     write_captured(repo, &outcome.captured);
     StageRun {

@@ -1,6 +1,7 @@
-//! Roles end to end with real child processes: a curator and a reviewer that disagree about the
-//! canonical document of a package, an adjudicator that settles it (or tries to judge its own
-//! proposal), and the configuration refusing an adjudicator that shares an identity.
+//! Roles end to end with real child processes: a curator that disagrees with a proposal from a
+//! file about the canonical document of a package, an adjudicator that settles it (or tries to
+//! judge its own proposal), each role held to its kinds (`out-of-role`), and the configuration
+//! refusing an adjudicator that shares an identity.
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -60,7 +61,10 @@ fn configure(root: &std::path::Path, registry: Value) {
     write_config(root, &config);
 }
 
-/// Indexes, writes the two roles' answers, and configures curator, reviewer and `judge`.
+/// Indexes, records a canonical marker for `docs/core.md` by `editor-bot` from a file (pending:
+/// a file's proposals have no role), and configures a curator that marks `docs/auth.md`
+/// canonical for the same scope, a reviewer with nothing to say, and `judge`. Returns the
+/// curator's proposal id and the file's.
 fn disputed(judge_agent: Value) -> (FixtureCopy, String, String) {
     let dir = fixture_copy("ts-workspace");
     let mut registry = replaying("curator-bot", "curator.json");
@@ -72,18 +76,21 @@ fn disputed(judge_agent: Value) -> (FixtureCopy, String, String) {
     index(dir.path());
     // `.doc-bridge/` is never an input: the answers can be written after indexing.
     let ours = canonical(dir.path(), "docs/auth.md", "curator-bot");
-    let theirs = canonical(dir.path(), "docs/core.md", "reviewer-bot");
+    let theirs = canonical(dir.path(), "docs/core.md", "editor-bot");
     let state = dir.path().join(".doc-bridge");
     std::fs::write(
         state.join("curator.json"),
         json!({"proposals": [ours]}).to_string(),
     )
     .unwrap();
-    std::fs::write(
-        state.join("reviewer.json"),
-        json!({"proposals": [theirs]}).to_string(),
-    )
-    .unwrap();
+    std::fs::write(state.join("reviewer.json"), r#"{"proposals": []}"#).unwrap();
+    let file = state.join("theirs.json");
+    std::fs::write(&file, json!([theirs]).to_string()).unwrap();
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
     let (ours, theirs) = (
         ours["proposalId"].as_str().unwrap().to_owned(),
         theirs["proposalId"].as_str().unwrap().to_owned(),
@@ -151,7 +158,8 @@ fn the_adjudicator_settles_a_canonical_dispute_and_the_winner_waits_for_a_person
     let calls = std::fs::read_to_string(dir.path().join(".doc-bridge/judge-calls")).unwrap();
     assert_eq!(calls.lines().count(), 1);
 
-    // A person approves the winner: the judgment is the reviewer's, and the stats say so.
+    // A person approves the winner: a judgment on a proposal by an identity no role names, which
+    // counts as the curator's, and the stats say so.
     let out = run(dir.path(), &["enrich", "approve", &theirs, "--by", "Ada"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let record: Value = std::fs::read_dir(dir.path().join(".doc-bridge/approvals"))
@@ -160,7 +168,7 @@ fn the_adjudicator_settles_a_canonical_dispute_and_the_winner_waits_for_a_person
         .map(|e| serde_json::from_slice(&std::fs::read(e.path()).unwrap()).unwrap())
         .next()
         .unwrap();
-    assert_eq!(record["role"], "reviewer");
+    assert_eq!(record["role"], "curator");
     let out = run(dir.path(), &["enrich", "stats", "--json"]);
     let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
@@ -168,8 +176,8 @@ fn the_adjudicator_settles_a_canonical_dispute_and_the_winner_waits_for_a_person
             .as_array()
             .unwrap()
             .iter()
-            .any(|r| r["agent"] == "reviewer-bot"
-                && r["role"] == "reviewer"
+            .any(|r| r["agent"] == "editor-bot"
+                && r["role"] == "curator"
                 && r["kind"] == "mark-canonical"
                 && r["acceptedByPerson"] == 1),
         "{stats:#}"
@@ -272,4 +280,133 @@ fn the_reviewer_gets_packs_for_documents_and_areas_under_its_own_task() {
             .sum()
     };
     assert!(packs(&review) > packs(&curate));
+}
+
+/// A `rank-hint` proposal for `doc` by `agent`, grounded in the indexed snapshot.
+fn rank_hint(root: &std::path::Path, doc: &str, agent: &str) -> Value {
+    let snapshot = artifact(root, "snapshot.json");
+    let entity = format!("document:{doc}");
+    let target = snapshot["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == entity.as_str())
+        .unwrap()["contentHash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let id = proposal_id(
+        ProposalKind::RankHint,
+        &EntityId::from_raw(&entity),
+        &target,
+        agent,
+        "1",
+        Value::Null,
+    );
+    json!({"proposalId": id, "kind": "rank-hint", "entity": entity, "targetContentHash": target,
+        "confidence": 0.9, "reason": "often asked for", "evidence": [{"source": "snapshot", "path": doc, "lines": [1, 1]}],
+        "relatedDiagnosticIds": [], "origin": {"agentId": agent, "agentVersion": "1", "promptVersion": "1"},
+        "baseSnapshotHash": snapshot["contentHash"], "payload": {"relevance": "strong"}})
+}
+
+fn rejected_as<'o>(overlay: &'o Value, id: &str) -> Option<&'o Value> {
+    overlay["rejected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["proposalId"] == id)
+}
+
+#[test]
+fn each_role_proposes_only_its_kinds_and_a_file_is_not_scoped() {
+    let dir = fixture_copy("ts-workspace");
+    let mut registry = replaying("curator-bot", "curator.json");
+    registry["roles"] = json!({"reviewer": replaying("reviewer-bot", "reviewer.json")});
+    configure(dir.path(), registry);
+    index(dir.path());
+    // The curator answers a reviewer's kind and one of its own; the reviewer a curator's kind.
+    let curator_hint = rank_hint(dir.path(), "docs/auth.md", "curator-bot");
+    let curator_canonical = canonical(dir.path(), "docs/auth.md", "curator-bot");
+    let reviewer_canonical = canonical(dir.path(), "docs/core.md", "reviewer-bot");
+    let state = dir.path().join(".doc-bridge");
+    std::fs::write(
+        state.join("curator.json"),
+        json!({"proposals": [curator_hint, curator_canonical]}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        state.join("reviewer.json"),
+        json!({"proposals": [reviewer_canonical]}).to_string(),
+    )
+    .unwrap();
+    let report = enrich(dir.path());
+    assert_eq!(report["stage"]["outOfRole"], 2, "{report:#}");
+    assert_eq!(report["rejectionReasons"]["out-of-role"], 2, "{report:#}");
+    let stored = overlay(dir.path());
+    let id = |p: &Value| p["proposalId"].as_str().unwrap().to_owned();
+    let hint = rejected_as(&stored, &id(&curator_hint)).expect("the curator's rank-hint");
+    assert_eq!(hint["reason"], "out-of-role");
+    assert_eq!(hint["kind"], "rank-hint");
+    assert_eq!(
+        hint["detail"],
+        "the curator proposes classify-document, summarize, add-alias, add-intent, \
+         mark-canonical, flag-redundancy, flag-gap; not rank-hint"
+    );
+    let theirs = rejected_as(&stored, &id(&reviewer_canonical)).expect("the reviewer's marker");
+    assert_eq!(theirs["reason"], "out-of-role");
+    // The curator's own kind stands, with no rival: no conflict, just a person to wait for.
+    let pending = stored["pending"].as_array().unwrap();
+    assert_eq!(pending.len(), 1, "{pending:#?}");
+    assert_eq!(pending[0]["proposal"]["proposalId"], id(&curator_canonical));
+    assert_eq!(pending[0]["note"], "awaiting approval");
+
+    // The same rank-hint from a file has no role and is decided by the validators alone.
+    let from_file = rank_hint(dir.path(), "docs/core.md", "curator-bot");
+    let file = state.join("hint.json");
+    std::fs::write(&file, json!([from_file]).to_string()).unwrap();
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let stored = overlay(dir.path());
+    assert!(
+        stored["accepted"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["proposal"]["proposalId"] == id(&from_file)),
+        "{stored:#}"
+    );
+}
+
+#[test]
+fn the_adjudicator_proposes_nothing() {
+    // An adjudicator that answers a proposal instead of a verdict.
+    let (dir, _, _) = disputed(replaying("judge-bot", "judge.json"));
+    let proposal = rank_hint(dir.path(), "docs/auth.md", "judge-bot");
+    std::fs::write(
+        dir.path().join(".doc-bridge/judge.json"),
+        json!({"proposals": [proposal]}).to_string(),
+    )
+    .unwrap();
+    let report = enrich(dir.path());
+    assert_eq!(report["adjudication"]["disputes"], 1, "{report:#}");
+    assert_eq!(report["adjudication"]["settled"], 0, "{report:#}");
+    assert_eq!(report["adjudication"]["outOfRole"], 1, "{report:#}");
+    let stored = overlay(dir.path());
+    let rejected = rejected_as(&stored, proposal["proposalId"].as_str().unwrap())
+        .expect("the adjudicator's proposal is recorded");
+    assert_eq!(rejected["reason"], "out-of-role");
+    assert_eq!(
+        rejected["detail"],
+        "the adjudicator proposes nothing; it answers adjudications only, not rank-hint"
+    );
+    assert!(
+        !stored["accepted"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["proposal"]["kind"] == "rank-hint")
+    );
 }

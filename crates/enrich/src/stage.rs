@@ -16,10 +16,13 @@ use doc_bridge_model::snapshot::{Entity, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 
 use doc_bridge_model::approval::ApprovalRecord;
-use doc_bridge_model::enrichment::EnrichmentProposalV1;
+use doc_bridge_model::enrichment::{
+    EnrichmentProposalV1, ProposalKind, RejectedEntry, RejectionReason,
+};
 
 use crate::adjudicate::Dispute;
 use crate::agent::{Agent, AgentFailure, AgentRequest, RawFailure, RequestItem};
+use crate::decision::Decision;
 use crate::feedback::examples_for;
 use crate::pack::{build_pack, cache_key};
 use crate::redact::{Restorations, map_strings};
@@ -34,15 +37,36 @@ pub trait AnswerCache {
     fn put(&mut self, key: &ContentHash, proposals: &[serde_json::Value]);
 }
 
-/// The roles (enrichment-overlay-v1, "Roles"): what each is asked and about which entities.
+/// The roles (enrichment-overlay-v1, "Roles"): what each is asked, about which entities, and
+/// which kinds it may propose ([`Role::proposes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Role {
-    /// `curate` documents: classification, summaries, aliases, intents, canonical markers.
+    /// `curate` documents: classification, summaries, aliases, intents, canonical markers,
+    /// redundancy, gaps.
     Curator,
     /// `review` documents and areas: relations, contradictions, gaps, rank hints, areas.
     Reviewer,
-    /// `adjudicate` disputes: canonical conflicts and disputed contradictions only.
+    /// `adjudicate` disputes: canonical conflicts and disputed contradictions only. It proposes
+    /// nothing.
     Adjudicator,
+}
+
+/// The roles that may propose `kind` (enrichment-overlay-v1, "Roles", "Kinds it is for"). No
+/// wildcard: a new kind must be given its roles here. The adjudicator is never one of them.
+pub fn roles_for(kind: ProposalKind) -> &'static [Role] {
+    match kind {
+        ProposalKind::ClassifyDocument
+        | ProposalKind::Summarize
+        | ProposalKind::AddAlias
+        | ProposalKind::AddIntent
+        | ProposalKind::MarkCanonical
+        | ProposalKind::FlagRedundancy => &[Role::Curator],
+        ProposalKind::FlagGap => &[Role::Curator, Role::Reviewer],
+        ProposalKind::ProposeRelation
+        | ProposalKind::FlagContradiction
+        | ProposalKind::RankHint
+        | ProposalKind::SuggestArea => &[Role::Reviewer],
+    }
 }
 
 impl Role {
@@ -70,6 +94,19 @@ impl Role {
             Role::Reviewer => "review",
             Role::Adjudicator => "adjudicate",
         }
+    }
+
+    /// Whether the role may propose `kind` ([`roles_for`]).
+    pub fn proposes(self, kind: ProposalKind) -> bool {
+        roles_for(kind).contains(&self)
+    }
+
+    /// The kinds the role may propose, in [`ProposalKind::ALL`] order.
+    pub fn kinds(self) -> Vec<ProposalKind> {
+        ProposalKind::ALL
+            .into_iter()
+            .filter(|kind| self.proposes(*kind))
+            .collect()
     }
 
     /// Whether the role gets one pack per `entity` (the adjudicator gets disputes instead).
@@ -120,6 +157,46 @@ pub struct StageOutcome {
     /// Failed answers kept when [`StageSettings::capture_failed_bytes`] is set: the pack's target,
     /// its cache key, and the raw answer redacted and byte-capped. Never part of a decision.
     pub captured: Vec<(EntityId, ContentHash, String)>,
+    /// Proposals of a kind the role is not for ([`Role::proposes`]), rejected `out-of-role`
+    /// before any validator sees them; they are not in `proposals`.
+    pub out_of_role: Vec<RejectedEntry>,
+}
+
+/// The `out-of-role` rejection of `proposal` when its `kind` is one of the eleven and `role` may
+/// not propose it; `None` otherwise (an unknown kind is the validators' `invalid-kind`). The
+/// detail names the role and kinds only, never anything the agent wrote.
+pub fn out_of_role(role: Role, proposal: &serde_json::Value) -> Option<RejectedEntry> {
+    let field = |key: &str| {
+        proposal
+            .get(key)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("")
+    };
+    let kind = ProposalKind::parse(field("kind"))?;
+    if role.proposes(kind) {
+        return None;
+    }
+    let allowed: Vec<&str> = role.kinds().iter().map(|k| k.as_str()).collect();
+    let detail = if allowed.is_empty() {
+        format!(
+            "the {} proposes nothing; it answers adjudications only, not {kind}",
+            role.as_str()
+        )
+    } else {
+        format!(
+            "the {} proposes {}; not {kind}",
+            role.as_str(),
+            allowed.join(", ")
+        )
+    };
+    Decision::rejected(
+        field("proposalId"),
+        kind.as_str(),
+        field("entity"),
+        RejectionReason::OutOfRole,
+        &detail,
+    )
+    .to_rejected_entry()
 }
 
 /// Runs one role over the entities it targets ([`Role::targets`]; documents when `settings.role`
@@ -255,10 +332,12 @@ pub fn run_stage(
             }
         };
         for proposal in answer {
-            if proposal.get("entity").and_then(|e| e.as_str()) == Some(target.id.as_str()) {
-                outcome.proposals.push(proposal);
-            } else {
+            if proposal.get("entity").and_then(|e| e.as_str()) != Some(target.id.as_str()) {
                 outcome.off_pack += 1;
+            } else if let Some(rejected) = out_of_role(role, &proposal) {
+                outcome.out_of_role.push(rejected);
+            } else {
+                outcome.proposals.push(proposal);
             }
         }
     }
@@ -550,9 +629,14 @@ pub fn run_adjudication(
                 }
             }
         };
-        // Only answers about this dispute count; the rest are off-pack.
+        // A proposal is not the adjudicator's to make (`out-of-role`); only answers about this
+        // dispute count; the rest are off-pack.
         for adjudication in answer {
-            if adjudication.get("disputeId").and_then(|d| d.as_str())
+            let verdict = adjudication.get("type").and_then(|t| t.as_str())
+                == Some(crate::adjudicate::ADJUDICATION_TYPE);
+            if !verdict && let Some(rejected) = out_of_role(Role::Adjudicator, &adjudication) {
+                outcome.out_of_role.push(rejected);
+            } else if adjudication.get("disputeId").and_then(|d| d.as_str())
                 == Some(dispute.dispute_id.as_str())
             {
                 outcome.proposals.push(adjudication);

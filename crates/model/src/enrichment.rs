@@ -855,6 +855,10 @@ pub enum RejectionReason {
     Expired,
     /// `flag-gap` `area` is not an area of the snapshot (added: the seed names no reason).
     UnknownArea,
+    /// An agent proposed a kind its role is not for (enrichment-overlay-v1, "Roles": the
+    /// curator's and the reviewer's kinds; the adjudicator proposes nothing). Added: the seed
+    /// names no reason.
+    OutOfRole,
 }
 
 /// Every rejection reason, in declaration order (`ENRICHMENT_REJECTION_REASONS`).
@@ -887,6 +891,7 @@ pub const ENRICHMENT_REJECTION_REASONS: &[RejectionReason] = &[
     RejectionReason::HumanRejected,
     RejectionReason::Expired,
     RejectionReason::UnknownArea,
+    RejectionReason::OutOfRole,
 ];
 
 impl RejectionReason {
@@ -921,6 +926,7 @@ impl RejectionReason {
             RejectionReason::HumanRejected => "human-rejected",
             RejectionReason::Expired => "expired",
             RejectionReason::UnknownArea => "unknown-area",
+            RejectionReason::OutOfRole => "out-of-role",
         }
     }
 }
@@ -1331,7 +1337,7 @@ mod tests {
 
     #[test]
     fn rejection_reason_list_is_complete_and_kebab_case() {
-        assert_eq!(ENRICHMENT_REJECTION_REASONS.len(), 28);
+        assert_eq!(ENRICHMENT_REJECTION_REASONS.len(), 29);
         for reason in ENRICHMENT_REJECTION_REASONS {
             assert_eq!(
                 serde_json::to_value(reason).unwrap(),
@@ -1342,6 +1348,23 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), ENRICHMENT_REJECTION_REASONS.len());
+    }
+
+    #[test]
+    fn the_overlay_schema_lists_exactly_the_closed_reasons() {
+        let schema = crate::schema::schema_for("overlay").unwrap();
+        let listed: Vec<&str> = schema["$defs"]["RejectionReason"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|variant| variant["const"].as_str().unwrap())
+            .collect();
+        let names: Vec<&str> = ENRICHMENT_REJECTION_REASONS
+            .iter()
+            .map(|r| r.as_str())
+            .collect();
+        assert_eq!(listed, names);
+        assert!(listed.contains(&"out-of-role"));
     }
 
     #[test]

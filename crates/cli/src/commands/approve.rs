@@ -10,6 +10,7 @@ use serde_json::json;
 
 use doc_bridge_enrich::approvals::{apply_decision, reconcile, record_mismatches};
 use doc_bridge_enrich::identity::check_decider;
+use doc_bridge_enrich::stage::{Role, roles_for};
 use doc_bridge_enrich::{Context, partition_mismatches, revalidate as revalidate_overlay};
 use doc_bridge_model::approval::{ApprovalDecision, ApprovalRecord};
 use doc_bridge_model::artifact::to_artifact_bytes;
@@ -503,14 +504,6 @@ pub(crate) fn acceptance_rows(
         .collect()
 }
 
-/// Kinds the reviewer is for (enrichment-overlay-v1, "Roles"); the curator makes the rest.
-const REVIEWER_KINDS: [&str; 4] = [
-    "propose-relation",
-    "flag-contradiction",
-    "rank-hint",
-    "suggest-area",
-];
-
 /// The role `agent_id` played when it proposed a `kind`: the configured role
 /// (`intelligence.registry.roles`, the registry's own agent being the curator unless switched off)
 /// whose identity it is; when one identity plays several roles, the role the kind is for; an
@@ -537,7 +530,9 @@ pub(crate) fn role_for(
         };
         agent == Some(agent_id)
     };
-    let reviewer_kind = REVIEWER_KINDS.contains(&kind);
+    // Kinds only the reviewer is for (`flag-gap`, which both may make, counts as the curator's).
+    let reviewer_kind = doc_bridge_model::enrichment::ProposalKind::parse(kind)
+        .is_some_and(|k| roles_for(k) == [Role::Reviewer]);
     match (plays("curator"), plays("reviewer"), plays("adjudicator")) {
         (_, true, _) if reviewer_kind => "reviewer",
         (false, true, _) => "reviewer",

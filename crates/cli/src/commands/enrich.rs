@@ -197,6 +197,22 @@ fn execute(
             }
         }
     }
+    // Proposals of a kind their role is not for, refused by the stage before the validators:
+    // recorded like any rejection unless their id is decided already or was decided now (one
+    // identity in two roles: the role the kind is for made the decision).
+    let decided_now: BTreeSet<&str> = decisions.iter().map(Decision::proposal_id).collect();
+    let out_of_role = stage
+        .iter()
+        .flat_map(|s| &s.out_of_role)
+        .chain(adjudication.iter().flat_map(|a| &a.outcome.out_of_role));
+    for entry in out_of_role {
+        if decided.contains(&entry.proposal_id) || decided_now.contains(entry.proposal_id.as_str())
+        {
+            continue;
+        }
+        rejected_now += 1;
+        current.rejected.push(entry.clone());
+    }
     current
         .rejected
         .extend(expired.iter().map(|e| e.to_rejected_entry()));
@@ -259,6 +275,7 @@ fn print_summary(summary: &Summary, as_json: bool) {
             "offPack": s.off_pack,
             "examples": s.examples,
             "captured": s.captured.len(),
+            "outOfRole": s.out_of_role.len(),
             "failures": s.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
         })
     });
@@ -270,6 +287,7 @@ fn print_summary(summary: &Summary, as_json: bool) {
             "settled": a.disputes - a.settlement.unsettled.len(),
             "losers": a.settlement.losers.len(),
             "refused": a.settlement.refused.len(),
+            "outOfRole": a.outcome.out_of_role.len(),
             "failures": a.outcome.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
         })
     });
