@@ -693,3 +693,86 @@ fn identity_variants_of_agents_and_policy_never_decide() {
     }
     assert_eq!(approval_records(&dir), 0);
 }
+
+fn pending_note(stored: &Value, id: &str) -> Option<String> {
+    stored["pending"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["proposal"]["proposalId"] == id)
+        .map(|e| e["note"].as_str().unwrap().to_owned())
+}
+
+/// Two documents marked canonical for one scope both wait (the second with the note
+/// `canonical-conflict`); once a person approves one, the other says so and cannot be
+/// approved, only rejected; the overlay reproduces throughout.
+#[test]
+fn a_second_canonical_document_waits_in_conflict_and_cannot_be_approved_past_the_first() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let make = |doc: &str| {
+        proposal(
+            &snapshot,
+            ProposalKind::MarkCanonical,
+            &format!("document:{doc}"),
+            Value::Null,
+            json!({"scope": "package:@fx/auth"}),
+            doc,
+        )
+    };
+    let mut ids = [make("docs/auth.md"), make("docs/core.md")]
+        .map(|p| p["proposalId"].as_str().unwrap().to_owned());
+    ids.sort();
+    let [first, second] = ids.clone();
+    let file = dir.path().join(".doc-bridge/pending.json");
+    std::fs::write(
+        &file,
+        serde_json::to_vec(&json!([make("docs/auth.md"), make("docs/core.md")])).unwrap(),
+    )
+    .unwrap();
+    let out = run(
+        dir.path(),
+        &["enrich", "--from-file", file.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&summary["pending"], &summary["rejected"]),
+        (&json!(2), &json!(0))
+    );
+    let stored: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+    assert_eq!(
+        pending_note(&stored, &first).as_deref(),
+        Some("awaiting approval")
+    );
+    assert_eq!(
+        pending_note(&stored, &second).as_deref(),
+        Some("canonical-conflict")
+    );
+    assert_eq!(code(&run(dir.path(), &["enrich", "revalidate"])), 0);
+
+    // A person chooses the second: the first now waits in conflict.
+    let out = run(dir.path(), &["enrich", "approve", &second, "--by", "Ada"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let stored: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+    assert_eq!(
+        pending_note(&stored, &first).as_deref(),
+        Some("canonical-conflict")
+    );
+    // Approving the first too is refused, and nothing moves.
+    let before = overlay(&dir);
+    let out = run(dir.path(), &["enrich", "approve", &first, "--by", "Bo"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("scope package:@fx/auth already has canonical document"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(overlay(&dir), before);
+    assert_eq!(approval_records(&dir), 1);
+    // Rejecting it is a person's decision like any other.
+    let out = run(dir.path(), &["enrich", "reject", &first, "--by", "Bo"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(code(&run(dir.path(), &["enrich", "revalidate"])), 0);
+}

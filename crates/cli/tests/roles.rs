@@ -187,7 +187,7 @@ fn the_adjudicator_settles_a_canonical_dispute_and_the_winner_waits_for_a_person
 #[test]
 fn an_adjudication_under_a_judged_proposals_identity_is_refused_as_self_adjudication() {
     // The adjudicator answers as if it were the curator.
-    let (dir, ours, _) = disputed(judge("judge-bot", "curator-bot"));
+    let (dir, ours, theirs) = disputed(judge("judge-bot", "curator-bot"));
     std::fs::write(dir.path().join(".doc-bridge/winner"), &ours).unwrap();
     let report = enrich(dir.path());
     assert_eq!(report["adjudication"]["settled"], 0, "{report:#}");
@@ -200,9 +200,24 @@ fn an_adjudication_under_a_judged_proposals_identity_is_refused_as_self_adjudica
             .any(|e| e["kind"] == "adjudication" && e["reason"] == "self-adjudication"),
         "{rejected:#?}"
     );
-    // Unsettled, the validators decide as without an adjudicator: one stands, one conflicts.
-    assert!(rejected.iter().any(|e| e["reason"] == "canonical-conflict"));
+    // Unsettled, the validators decide as without an adjudicator: both wait for a person, the
+    // newcomer with the note `canonical-conflict`; nothing is rejected for it.
     assert!(!rejected.iter().any(|e| e["reason"] == "adjudicated"));
+    assert!(!rejected.iter().any(|e| e["reason"] == "canonical-conflict"));
+    let note = |id: &str| {
+        stored["pending"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["proposal"]["proposalId"] == id)
+            .map(|e| e["note"].clone())
+    };
+    assert_eq!(note(&ours), Some(json!("canonical-conflict")), "{stored:#}");
+    assert_eq!(
+        note(&theirs),
+        Some(json!("awaiting approval")),
+        "{stored:#}"
+    );
 }
 
 #[test]

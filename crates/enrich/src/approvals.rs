@@ -9,8 +9,35 @@
 
 use doc_bridge_model::approval::{ApprovalDecision, ApprovalRecord};
 use doc_bridge_model::enrichment::{
-    AcceptedEntry, EnrichmentOverlayV1, RejectedEntry, RejectionReason,
+    AcceptedEntry, EnrichmentOverlayV1, EnrichmentProposalV1, ProposalPayload, RejectedEntry,
+    RejectionReason,
 };
+use doc_bridge_model::snapshot::Snapshot;
+
+use crate::context::Facts;
+use crate::decision::CANONICAL_CONFLICT;
+use crate::expire::expiry;
+
+/// The live accepted `mark-canonical` entry that names another document canonical for the scope
+/// `proposal` marks, if any. A scope has at most one canonical document after the merge
+/// (enrichment-overlay-v1, "Typed proposals"), so approving `proposal` is refused while there is
+/// one; an entry whose target moved or whose scope vanished (expired) does not count.
+pub fn canonical_rival<'o>(
+    overlay: &'o EnrichmentOverlayV1,
+    proposal: &EnrichmentProposalV1,
+    snapshot: &Snapshot,
+) -> Option<&'o AcceptedEntry> {
+    let ProposalPayload::MarkCanonical(m) = &proposal.payload else {
+        return None;
+    };
+    let facts = Facts::new(snapshot, &snapshot.diagnostics);
+    overlay.accepted.iter().find(|entry| {
+        let other = &entry.proposal;
+        other.entity != proposal.entity
+            && matches!(&other.payload, ProposalPayload::MarkCanonical(o) if o.scope == m.scope)
+            && expiry(other, &facts).is_none()
+    })
+}
 
 /// One approval record the overlay does not reflect.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +51,8 @@ pub struct RecordMismatch {
 }
 
 /// Moves the pending entry at `position` as `record` decides. The accepted and rejected lists
-/// stay sorted. `decided_at` becomes the entry's `acceptedAt`.
+/// stay sorted. `decided_at` becomes the entry's `acceptedAt`. An approved `mark-canonical`
+/// leaves every other document pending for its scope with the note `canonical-conflict`.
 pub fn apply_decision(overlay: &mut EnrichmentOverlayV1, position: usize, record: &ApprovalRecord) {
     if position >= overlay.pending.len() {
         return;
@@ -32,6 +60,16 @@ pub fn apply_decision(overlay: &mut EnrichmentOverlayV1, position: usize, record
     let entry = overlay.pending.remove(position);
     match record.decision {
         ApprovalDecision::Approved => {
+            // The scope's other candidates cannot be approved now: they say so.
+            if let ProposalPayload::MarkCanonical(m) = &entry.proposal.payload {
+                for rival in &mut overlay.pending {
+                    if rival.proposal.entity != entry.proposal.entity
+                        && matches!(&rival.proposal.payload, ProposalPayload::MarkCanonical(o) if o.scope == m.scope)
+                    {
+                        rival.note = CANONICAL_CONFLICT.to_owned();
+                    }
+                }
+            }
             overlay.accepted.push(AcceptedEntry {
                 proposal: entry.proposal,
                 accepted_at: record.decided_at.clone(),

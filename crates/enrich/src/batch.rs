@@ -9,7 +9,7 @@ use doc_bridge_model::hash::canonical_json;
 use serde_json::Value;
 
 use crate::context::{Context, Facts, Name, NameIndex};
-use crate::decision::{AWAITING_APPROVAL, Decision};
+use crate::decision::Decision;
 use crate::envelope::{self, Options};
 use crate::expire::expiry;
 use crate::rules;
@@ -23,10 +23,10 @@ use crate::rules;
 ///    `proposalId` is rejected as `schema` ("duplicate proposalId");
 /// 3. each proposal passes the envelope, then its kind's rule, and sees the accepted and
 ///    pending decisions before it and the live accepted and pending entries of
-///    `ctx.overlay` — a second canonical document for one scope is a `canonical-conflict`, an
-///    alias close to an earlier accepted one is an `alias-collision`;
+///    `ctx.overlay` — an alias close to an earlier accepted one is an `alias-collision`;
 /// 4. policy kinds and `flag-gap` findings are [`Decision::Accepted`], human-approval kinds
-///    [`Decision::Pending`] with the note `awaiting approval`.
+///    [`Decision::Pending`] with the note `awaiting approval`, or `canonical-conflict` for a
+///    second canonical document for one scope (a person or the adjudicator chooses).
 ///
 /// Never panics, whatever the values hold.
 pub fn decide_batch(raw: Vec<RawProposal>, ctx: &Context<'_>) -> Vec<Decision> {
@@ -130,14 +130,16 @@ fn decide_one(
             );
         }
     };
-    let standing = stored
-        .iter()
-        .copied()
-        .chain(earlier.iter().filter_map(|d| match d {
-            Decision::Accepted(p) | Decision::Pending(p, _) => Some(p),
-            Decision::Rejected { .. } => None,
-        }));
-    match rules::check(&proposal, entity, facts, standing, aliases) {
+    let standing = || {
+        stored
+            .iter()
+            .copied()
+            .chain(earlier.iter().filter_map(|d| match d {
+                Decision::Accepted(p) | Decision::Pending(p, _) => Some(p),
+                Decision::Rejected { .. } => None,
+            }))
+    };
+    match rules::check(&proposal, entity, facts, standing(), aliases) {
         Err((reason, detail)) => Decision::rejected(
             &proposal.proposal_id,
             proposal.kind().as_str(),
@@ -146,7 +148,10 @@ fn decide_one(
             &detail,
         ),
         Ok(()) if proposal.kind().policy().accepted_by_policy() => Decision::Accepted(proposal),
-        Ok(()) => Decision::Pending(proposal, AWAITING_APPROVAL.to_owned()),
+        Ok(()) => {
+            let note = rules::pending_note(&proposal, standing());
+            Decision::Pending(proposal, note.to_owned())
+        }
     }
 }
 

@@ -12,6 +12,9 @@ pub const DETAIL_MAX_CHARS: usize = 500;
 
 /// The note on a human-approval proposal that passed every validator.
 pub const AWAITING_APPROVAL: &str = "awaiting approval";
+/// The note on a `mark-canonical` that passed every validator while another document stands
+/// canonical (accepted or pending) for its scope (enrichment-overlay-v1, "The overlay").
+pub const CANONICAL_CONFLICT: &str = "canonical-conflict";
 
 /// What the validators decided (enrichment-overlay-v1, "Typed proposals": policy kinds are
 /// accepted, human kinds are requested from the approval gate, everything else is rejected

@@ -33,7 +33,9 @@ pub mod stage;
 
 pub use batch::decide_batch;
 pub use context::Context;
-pub use decision::{AWAITING_APPROVAL, DETAIL_MAX_CHARS, Decision, REJECTED_FIELD_MAX_CHARS};
+pub use decision::{
+    AWAITING_APPROVAL, CANONICAL_CONFLICT, DETAIL_MAX_CHARS, Decision, REJECTED_FIELD_MAX_CHARS,
+};
 pub use expire::{ExpiredEntry, expire};
 pub use overlay::overlay_from_decisions;
 pub use revalidate::{Partition, PartitionMismatch, partition_mismatches, reproduces, revalidate};

@@ -12,12 +12,39 @@ use doc_bridge_model::enrichment::{
 use doc_bridge_model::snapshot::{Entity, RelationKind};
 
 use crate::context::{Facts, Name, NameIndex, inside, normalize};
+use crate::decision::{AWAITING_APPROVAL, CANONICAL_CONFLICT};
 use crate::envelope::Failure;
 use crate::redact::find_secret;
 
 /// Jaro-Winkler similarity at or above which an alias collides (enrichment-overlay-v1, "Typed
 /// proposals", add-alias).
 pub const ALIAS_JARO_WINKLER_THRESHOLD: f64 = 0.95;
+
+/// The note a human-approval proposal that passed its rule waits under: `canonical-conflict`
+/// for a `mark-canonical` whose scope already has a standing (accepted or pending) canonical
+/// document that is another document (enrichment-overlay-v1, "The overlay": the pending entry
+/// with the note `canonical-conflict`), else `awaiting approval`. The conflict is a person's (or
+/// the adjudicator's) to settle, so it waits rather than being rejected; approving it while
+/// another document is accepted for the scope is refused (at most one canonical document per
+/// scope after the merge: [`crate::approvals::canonical_rival`]). `standing` is as for [`check`].
+pub(crate) fn pending_note<'p>(
+    proposal: &EnrichmentProposalV1,
+    mut standing: impl Iterator<Item = &'p EnrichmentProposalV1>,
+) -> &'static str {
+    let ProposalPayload::MarkCanonical(m) = &proposal.payload else {
+        return AWAITING_APPROVAL;
+    };
+    let rival = standing.any(|p| {
+        p.proposal_id != proposal.proposal_id
+            && p.entity != proposal.entity
+            && matches!(&p.payload, ProposalPayload::MarkCanonical(other) if other.scope == m.scope)
+    });
+    if rival {
+        CANONICAL_CONFLICT
+    } else {
+        AWAITING_APPROVAL
+    }
+}
 
 /// Runs the kind's rule. `standing` yields the accepted and pending proposals this one must be
 /// consistent with: the live entries of the stored overlay, then the earlier decisions of the
@@ -32,7 +59,7 @@ pub(crate) fn check<'p>(
     aliases: &NameIndex,
 ) -> Result<(), Failure> {
     redaction(proposal)?;
-    let mut standing = standing.filter(|p| p.proposal_id != proposal.proposal_id);
+    let standing = standing.filter(|p| p.proposal_id != proposal.proposal_id);
     match &proposal.payload {
         ProposalPayload::ClassifyDocument(_) => require_document(entity, "entity"),
         ProposalPayload::Summarize(s) => {
@@ -56,21 +83,8 @@ pub(crate) fn check<'p>(
                     format!("scope {} is not in the snapshot", m.scope),
                 ));
             }
-            require_document(entity, "entity")?;
-            let rival = standing.find(|p| {
-                matches!(&p.payload, ProposalPayload::MarkCanonical(other) if other.scope == m.scope)
-                    && p.entity != proposal.entity
-            });
-            match rival {
-                Some(rival) => Err((
-                    RejectionReason::CanonicalConflict,
-                    format!(
-                        "scope {} already has canonical document {} ({})",
-                        m.scope, rival.entity, rival.proposal_id
-                    ),
-                )),
-                None => Ok(()),
-            }
+            // A rival for the scope is not a rejection: see [`pending_note`].
+            require_document(entity, "entity")
         }
         ProposalPayload::ProposeRelation(r) => {
             let to = endpoint(facts, &r.to, "payload.to")?;

@@ -70,8 +70,18 @@ fn mixed(snap: &Snapshot) -> Vec<Value> {
     ]
 }
 
+fn notes(decisions: &[Decision]) -> Vec<&str> {
+    decisions
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Pending(_, note) => Some(note.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
-fn a_second_canonical_document_for_a_scope_in_one_batch_is_a_canonical_conflict() {
+fn a_second_canonical_document_for_a_scope_in_one_batch_waits_with_the_note_canonical_conflict() {
     let snap = snapshot();
     let decisions = decide(
         &snap,
@@ -80,13 +90,11 @@ fn a_second_canonical_document_for_a_scope_in_one_batch_is_a_canonical_conflict(
             canonical(&snap, README, "reviewer"),
         ],
     );
+    assert_eq!(reasons(&decisions), vec![None, None], "{decisions:#?}");
+    // In id order, the first waits for a person, the second for the conflict to be settled.
     assert_eq!(
-        reasons(&decisions),
-        vec![None, Some(RejectionReason::CanonicalConflict)]
-    );
-    assert!(
-        matches!(decisions[0], Decision::Pending(..)),
-        "the first in id order wins"
+        notes(&decisions),
+        ["awaiting approval", "canonical-conflict"]
     );
 }
 
@@ -193,8 +201,8 @@ fn the_mixed_batch_decides_as_documented() {
         .iter()
         .filter(|d| matches!(d, Decision::Pending(..)))
         .count();
-    // alias, gap, summary, rank hint; one canonical marker.
-    assert_eq!((accepted, pending), (4, 1), "{decisions:#?}");
+    // alias, gap, summary, rank hint; two canonical markers, the second in conflict.
+    assert_eq!((accepted, pending), (4, 2), "{decisions:#?}");
     let mut rejected: Vec<_> = decisions.iter().filter_map(Decision::reason).collect();
     rejected.sort();
     assert_eq!(
@@ -205,7 +213,6 @@ fn the_mixed_batch_decides_as_documented() {
             RejectionReason::InvalidKind,
             RejectionReason::NoEvidence,
             RejectionReason::AliasCollision,
-            RejectionReason::CanonicalConflict,
             RejectionReason::AlreadyFlagged,
         ]
     );
@@ -264,16 +271,40 @@ fn with_auth_edited(snap: &Snapshot) -> Snapshot {
 }
 
 #[test]
-fn a_canonical_marker_pending_in_the_stored_overlay_conflicts_with_a_new_one() {
+fn a_canonical_marker_pending_in_the_stored_overlay_leaves_a_new_one_pending_in_conflict() {
     let snap = snapshot();
     let overlay = overlay_of(&snap, vec![canonical(&snap, AUTH, "curator")]);
     assert_eq!(overlay.pending.len(), 1);
     let ctx = Context::new(&snap).with_overlay(&overlay);
     let decisions = decide_batch(vec![canonical(&snap, README, "reviewer")], &ctx);
-    assert_eq!(
-        decisions[0].reason(),
-        Some(RejectionReason::CanonicalConflict)
-    );
+    assert_eq!(decisions[0].reason(), None, "{decisions:#?}");
+    assert_eq!(notes(&decisions), ["canonical-conflict"]);
+}
+
+#[test]
+fn a_canonical_marker_a_person_accepted_leaves_a_new_one_pending_in_conflict() {
+    let snap = snapshot();
+    let mut overlay = overlay_of(&snap, vec![canonical(&snap, AUTH, "curator")]);
+    let entry = overlay.pending.remove(0);
+    overlay
+        .accepted
+        .push(doc_bridge_model::enrichment::AcceptedEntry {
+            proposal: entry.proposal,
+            accepted_at: "2026-09-14T00:00:00.000Z".into(),
+            accepted_by: "ada".into(),
+        });
+    let ctx = Context::new(&snap).with_overlay(&overlay);
+    let decisions = decide_batch(vec![canonical(&snap, README, "reviewer")], &ctx);
+    assert_eq!(reasons(&decisions), vec![None], "{decisions:#?}");
+    assert_eq!(notes(&decisions), ["canonical-conflict"]);
+    // The same document again, by another agent, agrees with it.
+    let same = decide_batch(vec![canonical(&snap, AUTH, "reviewer")], &ctx);
+    assert_eq!(notes(&same), ["awaiting approval"]);
+    // The overlay that holds both reproduces: a conflict waits, it is not a rejection.
+    let decided = overlay_from_decisions(snap.content_hash.clone(), &decisions, "t").unwrap();
+    let mut both = overlay.clone();
+    both.pending.extend(decided.pending);
+    assert!(doc_bridge_enrich::reproduces(&both, &Context::new(&snap)));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! One test per rejection reason the validators give (enrichment-overlay-v1, "Typed
-//! proposals": `ENRICHMENT_REJECTION_REASONS`). `canonical-conflict`, `already-flagged` and the
-//! in-batch alias collision are in `batch.rs`; `expired` is in `overlay.rs`.
+//! proposals": `ENRICHMENT_REJECTION_REASONS`). `already-flagged` and the in-batch alias
+//! collision are in `batch.rs` (with `canonical-conflict`, a pending note now, never a
+//! rejection); `expired` is in `overlay.rs`; `out-of-role` (the stage's) in `roles.rs`.
 
 #![allow(clippy::unwrap_used)]
 

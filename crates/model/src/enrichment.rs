@@ -827,7 +827,9 @@ pub enum RejectionReason {
     AliasCollision,
     /// The `mark-canonical` scope is not an entity.
     UnknownScope,
-    /// The scope would have two canonical documents.
+    /// The scope would have two canonical documents. Kept in the closed list (the seed's, and
+    /// older overlays hold it), but no validator gives it now: a second canonical document for a
+    /// scope waits as pending with the note `canonical-conflict`.
     CanonicalConflict,
     /// The other entity of a relation, contradiction or redundancy does not exist.
     UnknownEndpoint,

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use serde_json::json;
 
-use doc_bridge_enrich::approvals::{apply_decision, reconcile, record_mismatches};
+use doc_bridge_enrich::approvals::{apply_decision, canonical_rival, reconcile, record_mismatches};
 use doc_bridge_enrich::identity::check_decider;
 use doc_bridge_enrich::stage::{Role, roles_for};
 use doc_bridge_enrich::{Context, partition_mismatches, revalidate as revalidate_overlay};
@@ -165,6 +165,22 @@ pub fn decide_proposal(
         return Err(UserError::findings(format!(
             "the target {} changed since proposal {} was made; it can no longer be approved or rejected",
             proposal.entity, proposal.proposal_id
+        )));
+    }
+
+    // At most one canonical document per scope: a second one waits (`canonical-conflict`)
+    // until a person rejects it, and cannot be approved while the first stands.
+    if approve
+        && let Some(rival) = canonical_rival(&overlay, &proposal, &snapshot)
+        && let doc_bridge_model::enrichment::ProposalPayload::MarkCanonical(m) = &proposal.payload
+    {
+        return Err(UserError::findings(format!(
+            "scope {} already has canonical document {} (proposal {}, accepted by {}); a scope has one canonical document: reject this one with `doc-bridge enrich reject {} --by NAME`",
+            m.scope,
+            rival.proposal.entity,
+            rival.proposal.proposal_id,
+            rival.accepted_by,
+            proposal.proposal_id
         )));
     }
 
