@@ -96,6 +96,7 @@ mod tests {
         let enrichment = EnrichmentStatus {
             status: EnrichmentState::Skipped,
             reason: Some("no agent".to_owned()),
+            report_hash: None,
             overlay_hash: None,
         };
         let report = crate::report(&input, "t".to_owned(), Some(enrichment));

@@ -1023,6 +1023,11 @@ pub struct OverlayStats {
     pub output_bytes: u64,
     /// Accepted entries moved to `rejected` as `expired`.
     pub expired: u64,
+    /// The `contentHash` of the check report the last `enrich` run's validators read (absent
+    /// when they read the snapshot's diagnostics only). With the overlay's `contentHash`, the
+    /// stage's input `{reportHash, overlayHash}` (enrichment-overlay-v1, "The stage").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_hash: Option<ContentHash>,
 }
 
 /// Counts for one proposal kind.

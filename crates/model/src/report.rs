@@ -114,6 +114,12 @@ pub struct EnrichmentStatus {
     /// Why it failed or was skipped; value-free (never document text or agent output).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The `contentHash` of the check report the stage's validators read (this check's own:
+    /// `check --enrich` writes the report before the stage runs), when it ran against one. With
+    /// `overlayHash`, the step's input (enrichment-overlay-v1, "The stage": `{reportHash,
+    /// overlayHash}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_hash: Option<String>,
     /// The overlay's `contentHash` after the run, when it ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overlay_hash: Option<String>,

@@ -42,12 +42,15 @@ pub fn run(args: &CheckArgs) -> CommandResult {
     {
         report.generated_at = previous.generated_at;
     }
+    write_if_changed(&report_path, &report)?;
     // Last, so nothing the stage does (it writes the overlay and re-derives the index) can reach
-    // the diagnostics or the exit code computed above.
+    // the diagnostics or the exit code computed above. The report is on disk first: the stage's
+    // validators read this check's report, and name it (`reportHash`). The status is outside the
+    // report's hash, so adding it rewrites the file with the same `contentHash`.
     if args.enrich {
         report.enrichment = Some(enrichment_status(&repo));
+        write_if_changed(&report_path, &report)?;
     }
-    write_if_changed(&report_path, &report)?;
     print(&report, args, &repo)?;
     Ok(if doc_bridge_check::fails(&report, args.strict) {
         Exit::Findings
@@ -104,6 +107,7 @@ fn enrichment_status(repo: &Repo) -> EnrichmentStatus {
             return EnrichmentStatus {
                 status: EnrichmentState::Failed,
                 reason: Some("the enrich stage reported an unknown status".to_owned()),
+                report_hash: None,
                 overlay_hash: None,
             };
         }
@@ -111,6 +115,7 @@ fn enrichment_status(repo: &Repo) -> EnrichmentStatus {
     EnrichmentStatus {
         status,
         reason: text("reason"),
+        report_hash: text("reportHash"),
         overlay_hash: text("overlayHash"),
     }
 }

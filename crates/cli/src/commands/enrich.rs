@@ -55,9 +55,11 @@ pub fn status_for_check(repo: &Repo) -> serde_json::Value {
     match execute(repo, None, true) {
         Ok(summary) => match &summary.stage {
             Some(stage) if stage.packs > 0 && stage.failures.len() == stage.packs => {
-                json!({"status": "failed", "reason": "every agent call failed", "overlayHash": summary.overlay_hash})
+                json!({"status": "failed", "reason": "every agent call failed", "reportHash": summary.report_hash, "overlayHash": summary.overlay_hash})
             }
-            _ => json!({"status": "ok", "overlayHash": summary.overlay_hash}),
+            _ => {
+                json!({"status": "ok", "reportHash": summary.report_hash, "overlayHash": summary.overlay_hash})
+            }
         },
         Err(error) if error.exit == Exit::Findings => {
             json!({"status": "failed", "reason": "the index is stale or missing"})
@@ -77,6 +79,8 @@ struct Summary {
     expired: usize,
     overlay: EnrichmentOverlayV1,
     overlay_hash: String,
+    /// The check report the validators read (`None`: the snapshot's diagnostics).
+    report_hash: Option<String>,
     index_hash: String,
 }
 
@@ -143,8 +147,9 @@ fn execute(
     current.accepted = live;
 
     // Validators see the check report when it was made for this snapshot (evidence with source
-    // `report`, `relatedDiagnosticIds`), else the snapshot's own diagnostics. Read once.
-    let report = pipeline::report_diagnostics(repo, &snapshot);
+    // `report`, `relatedDiagnosticIds`), else the snapshot's own diagnostics. Read once, with
+    // its hash: half of the stage's input.
+    let (report, report_hash) = report_for(repo, &snapshot);
     // Adjudicate what two roles could not settle (only with a third identity configured). A
     // settled dispute is not reopened: its losers are decided, so replayed proposals are skipped.
     let adjudication = adjudicator
@@ -217,6 +222,8 @@ fn execute(
         .rejected
         .extend(expired.iter().map(|e| e.to_rejected_entry()));
     current.base_snapshot_hash = snapshot.content_hash.clone();
+    // Outside the hash, like every stat: the report this run decided against.
+    current.stats.report_hash = report_hash.clone();
     finish(&mut current, expired.len() as u64);
     if let Some(stage) = &stage {
         // Stats are outside the overlay hash: recording the run cannot change a decision.
@@ -236,9 +243,33 @@ fn execute(
         rejected: rejected_now,
         expired: expired.len(),
         overlay_hash: current.content_hash.to_string(),
+        report_hash: report_hash.map(|h| h.to_string()),
         overlay: current,
         index_hash: index_hash.to_string(),
     })
+}
+
+/// The diagnostics the validators see and the `contentHash` of the check report they come from:
+/// `.doc-bridge/report.json` when `doc-bridge check` wrote it for exactly this snapshot, else
+/// the snapshot's own diagnostics and no hash. The same choice as
+/// [`pipeline::report_diagnostics`], read once so the hash names what was read.
+fn report_for(
+    repo: &Repo,
+    snapshot: &doc_bridge_model::snapshot::Snapshot,
+) -> (
+    Vec<doc_bridge_model::snapshot::Diagnostic>,
+    Option<doc_bridge_model::ContentHash>,
+) {
+    let report: Option<doc_bridge_model::report::CheckReportV1> =
+        doc_bridge_model::artifact::read_json(&repo.artifact(super::check::REPORT_FILE))
+            .ok()
+            .flatten();
+    match report {
+        Some(report) if report.snapshot_hash == snapshot.content_hash => {
+            (report.diagnostics, Some(report.content_hash))
+        }
+        _ => (snapshot.diagnostics.clone(), None),
+    }
 }
 
 /// The stored overlay (`None` when there is none); an invalid one is an error that leaves it
@@ -264,6 +295,7 @@ fn print_summary(summary: &Summary, as_json: bool) {
         expired,
         overlay: current,
         overlay_hash,
+        report_hash,
         index_hash,
     } = summary;
     let stage_report = stage.as_ref().map(|s| {
@@ -303,6 +335,9 @@ fn print_summary(summary: &Summary, as_json: bool) {
         "rejectionReasons": current.stats.rejection_reasons,
         "overlayHash": overlay_hash,
         "indexHash": index_hash,
+        // The stage's input (enrichment-overlay-v1, "The stage"): an approval moves the overlay
+        // without moving the report, so both name what the next step evaluates.
+        "input": {"reportHash": report_hash, "overlayHash": overlay_hash},
     });
     if as_json {
         crate::outln!("{report:#}");
@@ -341,6 +376,10 @@ fn print_summary(summary: &Summary, as_json: bool) {
                 stats.pending,
                 stats.rejected
             );
+        }
+        match report_hash {
+            Some(hash) => crate::outln!("Report: {hash} (.doc-bridge/report.json)"),
+            None => crate::outln!("Report: none (the snapshot's diagnostics)"),
         }
         crate::outln!("Overlay: {overlay_hash} (.doc-bridge/enrich/overlay.json)");
     }
