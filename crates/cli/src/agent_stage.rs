@@ -209,6 +209,7 @@ pub fn run(
         outcome.off_pack += ran.off_pack;
         outcome.failures.extend(ran.failures);
         outcome.examples += ran.examples;
+        outcome.examples_dropped += ran.examples_dropped;
         outcome.captured.extend(ran.captured);
         outcome.out_of_role.extend(ran.out_of_role);
     }

@@ -284,8 +284,10 @@ fn peoples_judgments_become_bounded_examples_until_their_target_changes() {
                 <= doc_bridge_enrich::feedback::MAX_EXAMPLES)
     );
     assert!(
-        requests.iter().all(|r| r["examples"].to_string().len()
-            <= doc_bridge_enrich::feedback::MAX_EXAMPLE_BYTES + 2)
+        requests
+            .iter()
+            .all(|r| r["examples"].to_string().len()
+                <= doc_bridge_enrich::feedback::MAX_EXAMPLE_BYTES)
     );
 
     // The target changes: the judgment is no longer offered.

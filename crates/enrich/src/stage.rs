@@ -23,7 +23,7 @@ use doc_bridge_model::enrichment::{
 use crate::adjudicate::Dispute;
 use crate::agent::{Agent, AgentFailure, AgentRequest, RawFailure, RequestItem};
 use crate::decision::Decision;
-use crate::feedback::examples_for;
+use crate::feedback::{examples_for, fit};
 use crate::pack::{build_pack, cache_key};
 use crate::redact::{Restorations, map_strings};
 
@@ -154,6 +154,10 @@ pub struct StageOutcome {
     pub failures: Vec<(EntityId, String)>,
     /// Past judgments offered as examples, summed over calls.
     pub examples: usize,
+    /// Examples chosen for a call's packs that it did not carry: no room left for them in the
+    /// byte budget (or past the most examples per call). Never cut, never sent in part
+    /// ([`crate::feedback::fit`]).
+    pub examples_dropped: usize,
     /// Failed answers kept when [`StageSettings::capture_failed_bytes`] is set: the pack's target,
     /// its cache key, and the raw answer redacted and byte-capped. Never part of a decision.
     pub captured: Vec<(EntityId, ContentHash, String)>,
@@ -244,11 +248,10 @@ pub fn run_stage(
             slots.push((target, Slot::Answered(answer)));
             continue;
         }
-        // Examples count inside the pack budget.
+        // Examples count inside the pack budget: fitted per call, once its packs are known.
         let room = settings.max_pack_bytes.saturating_sub(pack.budget.bytes);
-        let examples = examples_for(&pack, judgments, snapshot, &settings.role, room);
-        let references = example_refs(&examples);
-        let mut request = AgentRequest::new(
+        let examples = examples_for(&pack, judgments, snapshot, &settings.role);
+        let request = AgentRequest::new(
             &settings.task,
             &settings.role,
             &settings.prompt_version,
@@ -256,14 +259,17 @@ pub fn run_stage(
             snapshot.content_hash.as_str(),
             vec![pack],
         );
-        request.examples = examples;
-        slots.push((target, Slot::Ask(key, Box::new(request), references)));
+        slots.push((
+            target,
+            Slot::Ask(key, Box::new(request), Chosen { examples, room }),
+        ));
     }
     // Pass 2: the uncached packs, batched by area (`batch_size` packs per call at most), sent
     // with at most `max_in_flight` calls at once, taken in queue order.
     let batches = batch_by_area(snapshot, &slots, settings.batch_size.max(1));
     outcome.calls = batches.len();
     outcome.examples = batches.iter().map(|b| b.request.examples.len()).sum();
+    outcome.examples_dropped = batches.iter().map(|b| b.examples_dropped).sum();
     let requests: Vec<&AgentRequest> = batches.iter().map(|b| &b.request).collect();
     let answers = call_all(agent, &requests, tick);
     // Pass 3, in target order again: split each answer by target, cache each pack's share,
@@ -397,10 +403,17 @@ pub fn restore_answer(
         .collect()
 }
 
-/// One pack's place in the stage: answered from the cache, or a request to send.
+/// One pack's place in the stage: answered from the cache, or a request to send (its cache
+/// key, the request without examples, the examples chosen for it).
 enum Slot {
     Answered(Vec<serde_json::Value>),
-    Ask(ContentHash, Box<AgentRequest>, serde_json::Value),
+    Ask(ContentHash, Box<AgentRequest>, Chosen),
+}
+
+/// The examples chosen for one pack, most similar first, and the room its budget leaves them.
+struct Chosen {
+    examples: Vec<serde_json::Value>,
+    room: usize,
 }
 
 /// `[{id, digest}]` for the examples sent: the approval id and sha256 over the example's
@@ -458,6 +471,8 @@ struct Batch {
     request: AgentRequest,
     /// `[{id, digest}]` of the examples the request carries.
     references: serde_json::Value,
+    /// Examples chosen for the call's packs that did not fit.
+    examples_dropped: usize,
 }
 
 /// Groups the uncached slots by the area that contains their target (targets outside any area
@@ -494,31 +509,33 @@ fn batch_by_area(
         .into_iter()
         .filter_map(|(_, members)| {
             let mut requests = members.iter().filter_map(|&i| match &slots[i].1 {
-                Slot::Ask(_, request, references) => Some((request.as_ref(), references)),
+                Slot::Ask(_, request, chosen) => Some((request.as_ref(), chosen)),
                 Slot::Answered(_) => None,
             });
-            let (first, first_refs) = requests.next()?;
+            let (first, first_chosen) = requests.next()?;
             let mut request = first.clone();
-            let mut references = first_refs.clone();
-            let rest: Vec<_> = requests.collect();
-            if !rest.is_empty() {
-                for (other, _) in &rest {
-                    request.packs.extend(other.packs.iter().cloned());
-                    for example in &other.examples {
-                        let id = example.get("id");
-                        if request.examples.len() < crate::feedback::MAX_EXAMPLES
-                            && !request.examples.iter().any(|e| e.get("id") == id)
-                        {
-                            request.examples.push(example.clone());
-                        }
+            // The packs' chosen examples in pack order, each once; the call's budget is the
+            // least room any of its packs leaves (one pack: exactly its own).
+            let mut chosen: Vec<serde_json::Value> = first_chosen.examples.clone();
+            let mut room = first_chosen.room;
+            for (other, other_chosen) in requests {
+                request.packs.extend(other.packs.iter().cloned());
+                room = room.min(other_chosen.room);
+                for example in &other_chosen.examples {
+                    let id = example.get("id");
+                    if !chosen.iter().any(|e| e.get("id") == id) {
+                        chosen.push(example.clone());
                     }
                 }
-                references = example_refs(&request.examples);
             }
+            let (examples, examples_dropped) = fit(&chosen, room);
+            request.examples = examples;
+            let references = example_refs(&request.examples);
             Some(Batch {
                 slots: members,
                 request,
                 references,
+                examples_dropped,
             })
         })
         .collect()

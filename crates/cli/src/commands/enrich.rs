@@ -306,6 +306,7 @@ fn print_summary(summary: &Summary, as_json: bool) {
             "reRun": s.packs - s.cache_hits,
             "offPack": s.off_pack,
             "examples": s.examples,
+            "examplesDropped": s.examples_dropped,
             "captured": s.captured.len(),
             "outOfRole": s.out_of_role.len(),
             "failures": s.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
