@@ -7,7 +7,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use doc_bridge_enrich::agent::{
-    Agent, AgentFailure, AgentIdentity, AgentRequest, RawFailure, parse_answer,
+    Agent, AgentFailure, AgentIdentity, AgentRequest, RawFailure, Traffic, TrafficMeter,
+    parse_answer,
 };
 use wait_timeout::ChildExt;
 
@@ -31,6 +32,8 @@ pub struct CliAgent {
     pub max_input_bytes: usize,
     /// Largest answer, in bytes.
     pub max_output_bytes: usize,
+    /// Bytes written to the command's stdin and read from its stdout, over every call.
+    pub meter: TrafficMeter,
 }
 
 impl Agent for CliAgent {
@@ -40,6 +43,10 @@ impl Agent for CliAgent {
 
     fn call(&self, request: &AgentRequest) -> Result<Vec<serde_json::Value>, AgentFailure> {
         self.call_with_raw(request).map_err(|f| f.failure)
+    }
+
+    fn traffic(&self) -> Traffic {
+        self.meter.total()
     }
 
     fn call_with_raw(&self, request: &AgentRequest) -> Result<Vec<serde_json::Value>, RawFailure> {
@@ -59,12 +66,30 @@ impl Agent for CliAgent {
         // Feed stdin and drain stdout/stderr on threads, so a chatty or stubborn child cannot
         // deadlock us; each reader stops one byte past its limit.
         let stdin = child.stdin.take();
+        // What the child took of the request, counted as it is written.
+        let written = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let progress = std::sync::Arc::clone(&written);
+        let (finished, writer_done) = std::sync::mpsc::channel::<()>();
         let writer = std::thread::spawn(move || {
             if let Some(mut stdin) = stdin {
                 // A child that exits without reading is not our failure to report here.
-                let _ = stdin.write_all(&input);
+                let mut rest: &[u8] = &input;
+                while !rest.is_empty() {
+                    match stdin.write(rest) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => {
+                            progress.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+                            rest = &rest[n..];
+                        }
+                    }
+                }
             }
+            let _ = finished.send(());
         });
+        let count_written = || {
+            self.meter
+                .sent(written.load(std::sync::atomic::Ordering::Relaxed))
+        };
         let limit = self.max_output_bytes as u64 + 1;
         let stdout = child.stdout.take();
         let (sender, receiver) = std::sync::mpsc::channel();
@@ -89,15 +114,21 @@ impl Agent for CliAgent {
                 // The I/O threads end when the pipes close; never wait on them here (a forked
                 // grandchild could hold a pipe open).
                 drop((writer, drain));
+                count_written();
                 return Err(bare(AgentFailure::Timeout));
             }
         };
+        // The child exited: its stdin is closed, so the writer is done (or about to be, past a
+        // write the closed pipe refuses); it is never waited on for long.
+        let _ = writer_done.recv_timeout(Duration::from_secs(2));
+        count_written();
         drop((writer, drain));
         // The child exited; its output is complete unless something it forked holds the pipe:
         // give that a short grace period, then treat it as a timeout.
         let output = receiver
             .recv_timeout(Duration::from_secs(2))
             .map_err(|_| bare(AgentFailure::Timeout))?;
+        self.meter.received(output.len());
         // Too much output first: a child cut off mid-write dies of the closed pipe, and that exit
         // status is a consequence, not the cause.
         if output.len() > self.max_output_bytes {

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use crate::permits::Permits;
 use doc_bridge_enrich::agent::{
-    Agent, AgentFailure, AgentIdentity, AgentRequest, RawFailure, parse_answer,
+    Agent, AgentFailure, AgentIdentity, AgentRequest, RawFailure, Traffic, TrafficMeter,
+    parse_answer,
 };
 use serde_json::{Value, json};
 
@@ -180,6 +181,8 @@ pub struct HttpAgent {
     pub max_output_bytes: u64,
     /// Calls in flight at once, granted first come, first served.
     pub permits: Permits,
+    /// Request body bytes per attempt sent, response body bytes read, over every call.
+    pub meter: TrafficMeter,
 }
 
 impl HttpAgent {
@@ -216,18 +219,39 @@ impl HttpAgent {
         if let Some(key) = &self.api_key {
             call = call.header("authorization", &format!("Bearer {key}"));
         }
-        let mut response = call.send(body).map_err(|e| bare(classify(e)))?;
+        let sent = call.send(body);
+        // The body left unless the connection never opened.
+        let unopened = match &sent {
+            Err(ureq::Error::HostNotFound | ureq::Error::ConnectionFailed) => true,
+            Err(ureq::Error::Io(e)) => e.kind() == std::io::ErrorKind::ConnectionRefused,
+            _ => false,
+        };
+        if !unopened {
+            self.meter.sent(body.len());
+        }
+        let mut response = sent.map_err(|e| bare(classify(e)))?;
         let status = response.status().as_u16();
         if status != 200 {
             // Provider error prose is never kept, not even for capture.
             return Err(bare(AgentFailure::Http(status)));
         }
-        let text = response
+        let text = match response
             .body_mut()
             .with_config()
             .limit(self.max_output_bytes)
             .read_to_string()
-            .map_err(|e| bare(classify(e)))?;
+        {
+            Ok(text) => text,
+            Err(error) => {
+                if matches!(error, ureq::Error::BodyExceedsLimit(_)) {
+                    // Read up to the limit before it was refused.
+                    self.meter
+                        .received(usize::try_from(self.max_output_bytes).unwrap_or(usize::MAX));
+                }
+                return Err(bare(classify(error)));
+            }
+        };
+        self.meter.received(text.len());
         let with_raw = |failure, raw: &str| RawFailure {
             failure,
             raw: Some(raw.as_bytes().to_vec()),
@@ -300,6 +324,10 @@ impl Agent for HttpAgent {
 
     fn max_in_flight(&self) -> usize {
         self.permits.capacity()
+    }
+
+    fn traffic(&self) -> Traffic {
+        self.meter.total()
     }
 
     fn call(&self, request: &AgentRequest) -> Result<Vec<Value>, AgentFailure> {

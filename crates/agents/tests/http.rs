@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use doc_bridge_agents::http::{portable, response_schema};
 use doc_bridge_agents::{HttpAgent, Permits};
-use doc_bridge_enrich::agent::{Agent, AgentFailure, AgentIdentity, AgentRequest};
+use doc_bridge_enrich::agent::{Agent, AgentFailure, AgentIdentity, AgentRequest, Traffic};
 use serde_json::{Value, json};
 
 struct Reply {
@@ -96,6 +96,7 @@ fn agent(url: &str, attempts: u32, timeout_ms: u64) -> HttpAgent {
         backoff: Duration::from_millis(10),
         max_output_bytes: 1 << 20,
         permits: Permits::new(1),
+        meter: Default::default(),
     }
 }
 
@@ -365,4 +366,51 @@ fn a_timeout_is_not_retried() {
     // Long enough for the server to take a second connection a retry would have queued.
     std::thread::sleep(Duration::from_millis(2500));
     assert_eq!(seen.lock().unwrap().len(), 1);
+}
+
+/// The body the server received, from its record of the request.
+fn received_body(record: &str) -> String {
+    record
+        .split_once("\n\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap()
+}
+
+#[test]
+fn traffic_counts_every_attempts_request_body_and_the_response_bodies_read() {
+    let answer = completion(Some("stop"), r#"{"proposals": [{"kind": "rank-hint"}]}"#);
+    let answer_bytes = answer.body.len() as u64;
+    let (url, seen) = serve(vec![
+        Reply {
+            status: 503,
+            body: "{\"error\": \"overloaded\"}".into(),
+            delay: Duration::ZERO,
+        },
+        answer,
+    ]);
+    let agent = agent(&url, 2, 5000);
+    assert_eq!(agent.traffic(), Traffic::default());
+    agent.call(&request()).unwrap();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 2);
+    let sent: u64 = seen.iter().map(|r| received_body(r).len() as u64).sum();
+    assert!(sent > 0);
+    assert_eq!(
+        agent.traffic(),
+        Traffic {
+            // Both attempts sent the whole body; only the answer's body was read.
+            sent,
+            received: answer_bytes,
+        }
+    );
+
+    // Nothing leaves for a port nobody listens on.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let closed = self::agent(&format!("http://127.0.0.1:{port}/v1"), 1, 2000);
+    assert!(closed.call(&request()).is_err());
+    assert_eq!(closed.traffic(), Traffic::default());
 }

@@ -131,6 +131,7 @@ fn build_agent(
             timeout: Duration::from_millis(cli.timeout_ms.unwrap_or(60_000)),
             max_input_bytes: 1 << 20,
             max_output_bytes: cli.max_output_bytes.unwrap_or(1 << 20),
+            meter: Default::default(),
         })),
         (None, Some(http)) => Ok(Box::new(HttpAgent {
             identity,
@@ -142,6 +143,7 @@ fn build_agent(
             backoff: Duration::from_millis(500),
             max_output_bytes: 1 << 20,
             permits: doc_bridge_agents::Permits::new(http.concurrency.unwrap_or(1)),
+            meter: Default::default(),
         })),
         (Some(_), Some(_)) => Err(UserError::error(format!(
             "invalid configuration: intelligence.registry ({}): set one of `cli` and `http`, not both",
@@ -210,6 +212,8 @@ pub fn run(
         outcome.failures.extend(ran.failures);
         outcome.examples += ran.examples;
         outcome.examples_dropped += ran.examples_dropped;
+        outcome.input_bytes += ran.input_bytes;
+        outcome.output_bytes += ran.output_bytes;
         outcome.captured.extend(ran.captured);
         outcome.out_of_role.extend(ran.out_of_role);
     }

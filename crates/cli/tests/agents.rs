@@ -569,3 +569,62 @@ fn a_secret_an_agent_echoes_never_lands_in_the_answer_cache() {
         assert!(!cached.contains(secret), "{secret}: {cached}");
     }
 }
+
+#[test]
+fn overlay_stats_count_the_bytes_really_sent_to_and_received_from_agents() {
+    // A command agent: what it read is what it wrote down, one request per line.
+    let dir = fixture_copy("ts-workspace");
+    let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "recorder", "batchSize": 2,
+        "cli": {"command": "sh", "args": ["-c", "cat >> .doc-bridge/requests.jsonl; echo >> .doc-bridge/requests.jsonl; echo '{\"proposals\": []}'"]}}}});
+    write_config(dir.path(), &config);
+    index(dir.path());
+    let report = enrich(&dir);
+    let calls = report["stage"]["agentCalls"].as_u64().unwrap();
+    assert!(calls >= 2, "{report:#}");
+    let recorded = std::fs::read(dir.path().join(".doc-bridge/requests.jsonl")).unwrap();
+    let sent = recorded.len() as u64 - calls; // one newline per request added by the recorder
+    let received = calls * "{\"proposals\": []}\n".len() as u64;
+    assert_eq!(report["stage"]["inputBytes"], sent, "{report:#}");
+    assert_eq!(report["stage"]["outputBytes"], received, "{report:#}");
+    let stats = &artifact(dir.path(), "enrich/overlay.json")["stats"];
+    assert_eq!(
+        (&stats["inputBytes"], &stats["outputBytes"]),
+        (&json!(sent), &json!(received))
+    );
+    // From the cache: nothing moves, and the totals stand.
+    let again = enrich(&dir);
+    assert_eq!(again["stage"]["agentCalls"], 0);
+    assert_eq!(
+        (
+            &again["stage"]["inputBytes"],
+            &again["stage"]["outputBytes"]
+        ),
+        (&json!(0), &json!(0))
+    );
+    let stats = &artifact(dir.path(), "enrich/overlay.json")["stats"];
+    assert_eq!(
+        (&stats["inputBytes"], &stats["outputBytes"]),
+        (&json!(sent), &json!(received))
+    );
+
+    // An HTTP agent: the request bodies the loopback server received.
+    let dir = fixture_copy("go-module");
+    let (url, seen) = empty_answers(8);
+    let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "local-model", "http": {"baseUrl": url, "model": "tiny", "timeoutMs": 5000}}}});
+    write_config(dir.path(), &config);
+    index(dir.path());
+    let report = enrich(&dir);
+    let bodies = seen.lock().unwrap().clone();
+    assert_eq!(
+        bodies.len() as u64,
+        report["stage"]["agentCalls"].as_u64().unwrap()
+    );
+    let sent: u64 = bodies.iter().map(|b| b.len() as u64).sum();
+    let reply = json!({"model": "tiny", "choices": [{"finish_reason": "stop", "message": {"content": "{\"proposals\": []}"}}]}).to_string();
+    let stats = &artifact(dir.path(), "enrich/overlay.json")["stats"];
+    assert_eq!(stats["inputBytes"], sent, "{report:#}");
+    assert_eq!(
+        stats["outputBytes"],
+        bodies.len() as u64 * reply.len() as u64
+    );
+}

@@ -161,6 +161,56 @@ impl AgentFailure {
     }
 }
 
+/// Bytes an agent sent to and received from its transport: what went out on a command's stdin
+/// or in HTTP request bodies, and what came back on stdout or in response bodies.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Bytes sent.
+    pub sent: u64,
+    /// Bytes received.
+    pub received: u64,
+}
+
+impl Traffic {
+    /// What moved between `before` and `self` (never negative).
+    pub fn since(self, before: Traffic) -> Traffic {
+        Traffic {
+            sent: self.sent.saturating_sub(before.sent),
+            received: self.received.saturating_sub(before.received),
+        }
+    }
+}
+
+/// Running [`Traffic`] counters for an agent implementation, safe to add to from any thread.
+/// Clones share the counters.
+#[derive(Debug, Clone, Default)]
+pub struct TrafficMeter {
+    sent: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    received: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl TrafficMeter {
+    /// Counts `bytes` sent.
+    pub fn sent(&self, bytes: usize) {
+        self.sent
+            .fetch_add(bytes as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Counts `bytes` received.
+    pub fn received(&self, bytes: usize) {
+        self.received
+            .fetch_add(bytes as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The totals so far.
+    pub fn total(&self) -> Traffic {
+        Traffic {
+            sent: self.sent.load(std::sync::atomic::Ordering::Relaxed),
+            received: self.received.load(std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+}
+
 /// An agent.
 pub trait Agent: Sync {
     /// Who it is.
@@ -170,6 +220,11 @@ pub trait Agent: Sync {
     /// How many calls the stage may have in flight at once (default 1: one after another).
     fn max_in_flight(&self) -> usize {
         1
+    }
+    /// The bytes it has sent and received so far, over every call (default: none counted). The
+    /// stage records the difference over its run.
+    fn traffic(&self) -> Traffic {
+        Traffic::default()
     }
     /// Like [`Agent::call`], and on failure also the raw answer when there was one (what a
     /// command printed, a model's message content), for the optional, redacted capture of

@@ -164,6 +164,18 @@ pub struct StageOutcome {
     /// Proposals of a kind the role is not for ([`Role::proposes`]), rejected `out-of-role`
     /// before any validator sees them; they are not in `proposals`.
     pub out_of_role: Vec<RejectedEntry>,
+    /// Bytes sent to the agent during the run ([`Agent::traffic`]).
+    pub input_bytes: u64,
+    /// Bytes received from the agent during the run.
+    pub output_bytes: u64,
+}
+
+impl StageOutcome {
+    fn record_traffic(&mut self, agent: &dyn Agent, before: crate::agent::Traffic) {
+        let moved = agent.traffic().since(before);
+        self.input_bytes = moved.sent;
+        self.output_bytes = moved.received;
+    }
 }
 
 /// The `out-of-role` rejection of `proposal` when its `kind` is one of the eleven and `role` may
@@ -215,6 +227,7 @@ pub fn run_stage(
     tick: &(dyn Fn() + Sync),
 ) -> StageOutcome {
     let identity = agent.identity();
+    let traffic = agent.traffic();
     let mut outcome = StageOutcome::default();
     let role = Role::parse(&settings.role).unwrap_or(Role::Curator);
     let targets: Vec<&EntityId> = snapshot
@@ -347,6 +360,7 @@ pub fn run_stage(
             }
         }
     }
+    outcome.record_traffic(agent, traffic);
     outcome
 }
 
@@ -597,6 +611,7 @@ pub fn run_adjudication(
     tick: &(dyn Fn() + Sync),
 ) -> StageOutcome {
     let identity = agent.identity();
+    let traffic = agent.traffic();
     let mut outcome = StageOutcome::default();
     for dispute in disputes {
         outcome.packs += 1;
@@ -662,6 +677,7 @@ pub fn run_adjudication(
             }
         }
     }
+    outcome.record_traffic(agent, traffic);
     outcome
 }
 

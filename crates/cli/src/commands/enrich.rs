@@ -230,6 +230,11 @@ fn execute(
         current.stats.packs += stage.packs as u64;
         current.stats.cache_hits += stage.cache_hits as u64;
         current.stats.agent_runs += 1;
+        // What really went to and came from the agents, the adjudicator's calls included.
+        let adjudicated = adjudication.as_ref().map(|a| &a.outcome);
+        current.stats.input_bytes += stage.input_bytes + adjudicated.map_or(0, |o| o.input_bytes);
+        current.stats.output_bytes +=
+            stage.output_bytes + adjudicated.map_or(0, |o| o.output_bytes);
     }
     pipeline::write_overlay(repo, &current)?;
     let index_hash = pipeline::reindex_with_overlay(repo)?;
@@ -307,6 +312,8 @@ fn print_summary(summary: &Summary, as_json: bool) {
             "offPack": s.off_pack,
             "examples": s.examples,
             "examplesDropped": s.examples_dropped,
+            "inputBytes": s.input_bytes,
+            "outputBytes": s.output_bytes,
             "captured": s.captured.len(),
             "outOfRole": s.out_of_role.len(),
             "failures": s.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
@@ -321,6 +328,8 @@ fn print_summary(summary: &Summary, as_json: bool) {
             "losers": a.settlement.losers.len(),
             "refused": a.settlement.refused.len(),
             "outOfRole": a.outcome.out_of_role.len(),
+            "inputBytes": a.outcome.input_bytes,
+            "outputBytes": a.outcome.output_bytes,
             "failures": a.outcome.failures.iter().map(|(id, reason)| json!({"entity": id, "reason": reason})).collect::<Vec<_>>(),
         })
     });
