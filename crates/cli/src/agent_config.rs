@@ -79,10 +79,16 @@ pub(crate) struct HttpConfig {
     pub(crate) timeout_ms: Option<u64>,
     #[serde(default)]
     pub(crate) attempts: Option<u32>,
+    /// Wait before the n-th retry: `backoffMs × n` milliseconds; default [`DEFAULT_BACKOFF_MS`].
+    #[serde(default)]
+    pub(crate) backoff_ms: Option<u64>,
     /// Calls in flight at once (a FIFO semaphore); default 1.
     #[serde(default)]
     pub(crate) concurrency: Option<usize>,
 }
+
+/// Default `http.backoffMs`.
+pub const DEFAULT_BACKOFF_MS: u64 = 500;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -107,8 +113,38 @@ fn one() -> String {
 /// A configuration error of the registry: the key and what is wrong.
 pub type RegistryError = (String, String);
 
-/// `intelligence.registry`, read; `None` when it is absent.
+/// The ranges of the numeric agent settings (docs/enrichment.md, "Numeric settings"), checked
+/// when the configuration is read: (key below the agent or the registry, least, most).
+pub const AGENT_RANGES: &[(&str, u64, u64)] = &[
+    ("cli.maxOutputBytes", 1, 64 << 20),
+    ("cli.timeoutMs", 1, 3_600_000),
+    ("http.attempts", 1, 10),
+    ("http.backoffMs", 0, 60_000),
+    ("http.concurrency", 1, 64),
+    ("http.timeoutMs", 1, 3_600_000),
+];
+/// The ranges of the registry's own numeric settings, as [`AGENT_RANGES`].
+pub const REGISTRY_RANGES: &[(&str, u64, u64)] = &[
+    ("batchSize", 1, 64),
+    ("captureFailedAnswers.maxBytes", 1, 64 * 1024),
+    ("maxPackBytes", 1024, 1 << 20),
+];
+
+/// `intelligence.registry`, read; `None` when it is absent. A value out of its range is an
+/// error (the first, by key; [`agent_problems`] lists them all).
 pub(crate) fn registry(
+    config: &doc_bridge_model::config::Config,
+) -> Result<Option<Registry>, RegistryError> {
+    let Some(registry) = parse_registry(config)? else {
+        return Ok(None);
+    };
+    match range_problems(&registry).into_iter().next() {
+        Some(problem) => Err(problem),
+        None => Ok(Some(registry)),
+    }
+}
+
+fn parse_registry(
     config: &doc_bridge_model::config::Config,
 ) -> Result<Option<Registry>, RegistryError> {
     let Some(registry) = config.intelligence.as_ref().and_then(|i| i.get("registry")) else {
@@ -117,6 +153,84 @@ pub(crate) fn registry(
     serde_json::from_value(registry.clone())
         .map(Some)
         .map_err(|e| ("intelligence.registry".to_owned(), e.to_string()))
+}
+
+/// Every numeric setting of the registry and its agents outside its range ([`REGISTRY_RANGES`],
+/// [`AGENT_RANGES`]), sorted by key: `intelligence.registry.http.attempts` / `must be 1..=10,
+/// got 0`.
+fn range_problems(registry: &Registry) -> Vec<RegistryError> {
+    let mut problems = Vec::new();
+    let mut check = |key: String, value: Option<u64>, (least, most): (u64, u64)| {
+        if let Some(value) = value
+            && !(least..=most).contains(&value)
+        {
+            problems.push((key, format!("must be {least}..={most}, got {value}")));
+        }
+    };
+    let wide = |v: Option<usize>| v.map(|v| u64::try_from(v).unwrap_or(u64::MAX));
+    let range = |table: &[(&str, u64, u64)], name: &str| {
+        table
+            .iter()
+            .find(|(key, ..)| *key == name)
+            .map_or((0, u64::MAX), |&(_, least, most)| (least, most))
+    };
+    let top = "intelligence.registry";
+    for (name, value) in [
+        ("batchSize", wide(registry.batch_size)),
+        (
+            "captureFailedAnswers.maxBytes",
+            wide(registry.capture_failed_answers.map(|c| c.max_bytes)),
+        ),
+        ("maxPackBytes", wide(registry.max_pack_bytes)),
+    ] {
+        check(format!("{top}.{name}"), value, range(REGISTRY_RANGES, name));
+    }
+    let agents =
+        std::iter::once((top.to_owned(), &registry.agent)).chain(registry.roles.iter().filter_map(
+            |(role, setting)| match setting {
+                RoleSetting::Agent(agent) => Some((format!("{top}.roles.{role}"), agent.as_ref())),
+                RoleSetting::Enabled(_) => None,
+            },
+        ));
+    for (prefix, agent) in agents {
+        let cli = agent.cli.as_ref();
+        let http = agent.http.as_ref();
+        for (name, value) in [
+            (
+                "cli.maxOutputBytes",
+                wide(cli.and_then(|c| c.max_output_bytes)),
+            ),
+            ("cli.timeoutMs", cli.and_then(|c| c.timeout_ms)),
+            (
+                "http.attempts",
+                http.and_then(|h| h.attempts).map(u64::from),
+            ),
+            ("http.backoffMs", http.and_then(|h| h.backoff_ms)),
+            ("http.concurrency", wide(http.and_then(|h| h.concurrency))),
+            ("http.timeoutMs", http.and_then(|h| h.timeout_ms)),
+        ] {
+            check(format!("{prefix}.{name}"), value, range(AGENT_RANGES, name));
+        }
+    }
+    problems.sort();
+    problems
+}
+
+/// Every error `enrich` would find in `intelligence.registry`, for `validate-config`: a file it
+/// cannot read as a registry (one error), else every value out of range and the first error of
+/// the roles and transports ([`agent_setup`]'s), sorted by key.
+pub fn agent_problems(config: &doc_bridge_model::config::Config) -> Vec<RegistryError> {
+    let registry = match parse_registry(config) {
+        Err(error) => return vec![error],
+        Ok(None) => return Vec::new(),
+        Ok(Some(registry)) => registry,
+    };
+    let mut problems = range_problems(&registry);
+    if let Err(error) = setup_of(registry) {
+        problems.push(error);
+    }
+    problems.sort();
+    problems
 }
 
 /// The roles the registry configures, in [`Role::ALL`] order, each with the key its agent is
@@ -188,9 +302,13 @@ pub enum AgentSetup {
 /// The agents the configuration sets up, read the way `enrich` reads them but never built or
 /// called (for `doctor` and `validate-config`); an error names the key and what is wrong.
 pub fn agent_setup(config: &doc_bridge_model::config::Config) -> Result<AgentSetup, RegistryError> {
-    let Some(registry) = registry(config)? else {
-        return Ok(AgentSetup::None);
-    };
+    match registry(config)? {
+        None => Ok(AgentSetup::None),
+        Some(registry) => setup_of(registry),
+    }
+}
+
+fn setup_of(registry: Registry) -> Result<AgentSetup, RegistryError> {
     if !registry.enabled {
         return Ok(AgentSetup::Disabled);
     }

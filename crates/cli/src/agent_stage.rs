@@ -17,7 +17,9 @@ use doc_bridge_model::snapshot::Snapshot;
 use doc_bridge_model::{ContentHash, RelPath};
 use serde::Deserialize;
 
-use crate::agent_config::{AgentConfig, DEFAULT_BATCH_SIZE, chosen_roles, registry};
+use crate::agent_config::{
+    AgentConfig, DEFAULT_BACKOFF_MS, DEFAULT_BATCH_SIZE, chosen_roles, registry,
+};
 use crate::exit::UserError;
 use crate::repo::Repo;
 
@@ -140,7 +142,7 @@ fn build_agent(
             api_key: http.api_key_env.and_then(|name| std::env::var(name).ok()),
             timeout: Duration::from_millis(http.timeout_ms.unwrap_or(120_000)),
             attempts: http.attempts.unwrap_or(1),
-            backoff: Duration::from_millis(500),
+            backoff: Duration::from_millis(http.backoff_ms.unwrap_or(DEFAULT_BACKOFF_MS)),
             max_output_bytes: 1 << 20,
             permits: doc_bridge_agents::Permits::new(http.concurrency.unwrap_or(1)),
             meter: Default::default(),

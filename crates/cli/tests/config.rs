@@ -187,3 +187,94 @@ fn a_missing_config_file_given_explicitly_is_exit_2() {
         stdout(&out)
     );
 }
+
+#[test]
+fn numeric_agent_settings_out_of_range_are_named_by_key_everywhere() {
+    let dir = fixture_copy("go-module");
+    write_config(
+        dir.path(),
+        &serde_json::json!({"schemaVersion": 1, "intelligence": {"registry": {
+            "agentId": "a", "maxPackBytes": 10, "batchSize": 0,
+            "captureFailedAnswers": {"maxBytes": 1000000},
+            "http": {"baseUrl": "http://127.0.0.1:9/v1", "model": "m", "attempts": 0,
+                "backoffMs": 600000, "concurrency": 65, "timeoutMs": 0},
+            "roles": {"reviewer": {"agentId": "b", "cli": {"command": "x", "timeoutMs": 0, "maxOutputBytes": 0}}}}}}),
+    );
+    let (exit, report, text) = validate(dir.path());
+    assert_eq!(exit, 1, "{report:#}");
+    let errors: Vec<(&str, &str)> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["key"].as_str().unwrap(), e["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            ("intelligence.registry.batchSize", "must be 1..=64, got 0"),
+            (
+                "intelligence.registry.captureFailedAnswers.maxBytes",
+                "must be 1..=65536, got 1000000"
+            ),
+            (
+                "intelligence.registry.http.attempts",
+                "must be 1..=10, got 0"
+            ),
+            (
+                "intelligence.registry.http.backoffMs",
+                "must be 0..=60000, got 600000"
+            ),
+            (
+                "intelligence.registry.http.concurrency",
+                "must be 1..=64, got 65"
+            ),
+            (
+                "intelligence.registry.http.timeoutMs",
+                "must be 1..=3600000, got 0"
+            ),
+            (
+                "intelligence.registry.maxPackBytes",
+                "must be 1024..=1048576, got 10"
+            ),
+            (
+                "intelligence.registry.roles.reviewer.cli.maxOutputBytes",
+                "must be 1..=67108864, got 0"
+            ),
+            (
+                "intelligence.registry.roles.reviewer.cli.timeoutMs",
+                "must be 1..=3600000, got 0"
+            ),
+        ]
+    );
+    assert!(
+        text.contains("  intelligence.registry.http.attempts: must be 1..=10, got 0"),
+        "{text}"
+    );
+    // `enrich` refuses before anything runs, naming the first key; `doctor` shows it too.
+    let out = run(dir.path(), &["enrich"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("intelligence.registry.batchSize: must be 1..=64, got 0"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(dir.path(), &["doctor", "--json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let doctor: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doctor["agents"]["status"], "invalid", "{doctor:#}");
+    assert_eq!(
+        doctor["agents"]["error"]["key"],
+        "intelligence.registry.batchSize"
+    );
+
+    // At the edges of the ranges, the file is valid.
+    write_config(
+        dir.path(),
+        &serde_json::json!({"schemaVersion": 1, "intelligence": {"registry": {
+            "agentId": "a", "maxPackBytes": 1024, "batchSize": 64,
+            "http": {"baseUrl": "http://127.0.0.1:9/v1", "model": "m", "attempts": 10,
+                "backoffMs": 0, "concurrency": 1, "timeoutMs": 3600000}}}}),
+    );
+    let (exit, report, _) = validate(dir.path());
+    assert_eq!(exit, 0, "{report:#}");
+}

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use doc_bridge_model::config::{Config, ConfigError};
 
-use crate::agent_config::agent_setup;
+use crate::agent_config::agent_problems;
 use crate::args::ValidateConfigArgs;
 use crate::exit::{CommandResult, Exit};
 use crate::repo::{ConfigState, Repo};
@@ -78,14 +78,15 @@ pub fn run(args: &ValidateConfigArgs) -> CommandResult {
     })
 }
 
-/// What `enrich` would refuse in `intelligence.registry`, as an error of `file`.
+/// What `enrich` would refuse in `intelligence.registry`, as errors of `file`: every value out
+/// of its range, and the first error of the roles and transports.
 pub(crate) fn agent_errors(config: &Config, file: &str) -> Vec<ConfigError> {
-    match agent_setup(config) {
-        Ok(_) => Vec::new(),
-        Err((key, message)) => vec![ConfigError {
+    agent_problems(config)
+        .into_iter()
+        .map(|(key, message)| ConfigError {
             file: file.to_owned(),
             key,
             message,
-        }],
-    }
+        })
+        .collect()
 }
