@@ -291,7 +291,11 @@ fn knowledge_entities_are_opt_in_and_off_changes_nothing() {
     write_config(dir.path(), &serde_json::json!({"schemaVersion": 1}));
     index(dir.path());
     let plain = artifact_bytes(dir.path(), "index.json");
-    assert!(artifact(dir.path(), "index.json").get("knowledgeEntities").is_none());
+    assert!(
+        artifact(dir.path(), "index.json")
+            .get("knowledgeEntities")
+            .is_none()
+    );
 
     write_config(
         dir.path(),
@@ -330,7 +334,10 @@ fn knowledge_entities_are_opt_in_and_off_changes_nothing() {
     let index = artifact(dir.path(), "index.json");
     let snapshot = artifact(dir.path(), "snapshot.json");
     let entities = index["knowledgeEntities"].as_array().unwrap();
-    assert_eq!(entities.len(), snapshot["entities"].as_array().unwrap().len());
+    assert_eq!(
+        entities.len(),
+        snapshot["entities"].as_array().unwrap().len()
+    );
     let ids: Vec<&str> = entities.iter().map(|e| e["id"].as_str().unwrap()).collect();
     let mut sorted = ids.clone();
     sorted.sort();
@@ -388,8 +395,16 @@ fn the_reference_findings_gate_holds_publication_until_overridden() {
     let before = artifact_bytes(dir.path(), "index.json");
     let out = run(dir.path(), &["index"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    assert!(stderr(&out).contains("there is no base report"), "{}", stderr(&out));
-    assert_same_bytes(&before, &artifact_bytes(dir.path(), "index.json"), "no-base");
+    assert!(
+        stderr(&out).contains("there is no base report"),
+        "{}",
+        stderr(&out)
+    );
+    assert_same_bytes(
+        &before,
+        &artifact_bytes(dir.path(), "index.json"),
+        "no-base",
+    );
 
     // `check` makes today's findings the base: the gate passes.
     let _ = run(dir.path(), &["check"]);
@@ -411,7 +426,11 @@ fn the_reference_findings_gate_holds_publication_until_overridden() {
         stderr(&out)
     );
     assert_same_bytes(&before, &artifact_bytes(dir.path(), "index.json"), "held");
-    assert_same_bytes(&snapshot_before, &artifact_bytes(dir.path(), "snapshot.json"), "held");
+    assert_same_bytes(
+        &snapshot_before,
+        &artifact_bytes(dir.path(), "snapshot.json"),
+        "held",
+    );
 
     // Overridden: published, with the reason codes, outside the seal.
     let out = run(dir.path(), &["index", "--allow-pending-findings"]);
@@ -437,7 +456,11 @@ fn the_reference_findings_gate_holds_publication_until_overridden() {
     let out = run(dir.path(), &["index"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let plain = artifact(dir.path(), "index.json");
-    assert!(plain.get("publication").is_none(), "{:#}", plain["publication"]);
+    assert!(
+        plain.get("publication").is_none(),
+        "{:#}",
+        plain["publication"]
+    );
     assert_eq!(plain["contentHash"], sealed);
 }
 
@@ -459,7 +482,11 @@ fn a_corrupt_base_report_is_base_invalid() {
     .unwrap();
     let out = run(dir.path(), &["index"]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("malformed or its seal does not match"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("malformed or its seal does not match"),
+        "{}",
+        stderr(&out)
+    );
     let out = run(dir.path(), &["index", "--allow-pending-findings"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(

@@ -8,13 +8,9 @@
 //! soon as the text is full, so a minified or generated file costs no more
 //! than its first 64 KiB of words.
 //!
-//! Not included yet: string literal contents (other than Python
-//! docstrings), JSX text and numbers. To add string literals, give their
-//! content kinds (`string_fragment` in TS/JS, `string_content` in Python and
-//! Rust, `interpreted_string_literal_content` and
-//! `raw_string_literal_content` in Go) a role that calls
-//! [`Text::prose`] with [`Prose::Plain`], and take the string node kinds out
-//! of the `skip` lists of [`rules`].
+//! String literal contents are text too (an error message a bug report
+//! quotes, a setting's name): their words as written. Not included: JSX text,
+//! regular expressions, character literals and numbers.
 
 use std::sync::OnceLock;
 
@@ -35,6 +31,9 @@ enum Role {
     Sigil,
     /// A comment: its words without the comment markers; not descended into.
     Comment,
+    /// The contents of a string literal (an error message, a setting's name): its words as
+    /// written; not descended into.
+    Literal,
     /// Neither it nor anything in it is text (string literals, lifetimes).
     Skip,
     /// Python `module`: its first statement may be a docstring.
@@ -53,6 +52,8 @@ struct Rules {
     words: &'static [&'static str],
     sigils: &'static [&'static str],
     comments: &'static [&'static str],
+    /// String literal contents.
+    literals: &'static [&'static str],
     skip: &'static [&'static str],
     python: bool,
 }
@@ -70,9 +71,10 @@ fn rules(language: Language) -> Rules {
             ],
             sigils: &["private_property_identifier"],
             comments: &["comment", "html_comment"],
-            // Template strings are descended into: their substitutions hold
-            // identifiers, their `string_fragment`s are no words.
-            skip: &["string", "regex", "hash_bang_line", "jsx_text"],
+            // Strings and template strings are descended into: their fragments are literal
+            // text, a template's substitutions hold identifiers.
+            literals: &["string_fragment"],
+            skip: &["regex", "hash_bang_line", "jsx_text"],
             python: false,
         },
         Language::Rust => Rules {
@@ -84,12 +86,8 @@ fn rules(language: Language) -> Rules {
             ],
             sigils: &["metavariable"],
             comments: &["line_comment", "block_comment"],
-            skip: &[
-                "string_literal",
-                "raw_string_literal",
-                "char_literal",
-                "lifetime",
-            ],
+            literals: &["string_content"],
+            skip: &["char_literal", "lifetime"],
             python: false,
         },
         Language::Python => Rules {
@@ -97,8 +95,9 @@ fn rules(language: Language) -> Rules {
             sigils: &[],
             comments: &["comment"],
             // `string` itself is descended into: f-string interpolations
-            // hold identifiers.
-            skip: &["string_content"],
+            // hold identifiers. Docstrings are read as such before.
+            literals: &["string_content"],
+            skip: &[],
             python: true,
         },
         Language::Go => Rules {
@@ -111,11 +110,11 @@ fn rules(language: Language) -> Rules {
             ],
             sigils: &[],
             comments: &["comment"],
-            skip: &[
-                "interpreted_string_literal",
-                "raw_string_literal",
-                "rune_literal",
+            literals: &[
+                "interpreted_string_literal_content",
+                "raw_string_literal_content",
             ],
+            skip: &["rune_literal"],
             python: false,
         },
     }
@@ -144,6 +143,8 @@ fn build_table(language: Language) -> Box<[Role]> {
                 Role::Sigil
             } else if rules.comments.contains(&name) {
                 Role::Comment
+            } else if rules.literals.contains(&name) {
+                Role::Literal
             } else if rules.skip.contains(&name) {
                 Role::Skip
             } else if rules.python {
@@ -193,6 +194,7 @@ pub(crate) fn collect(ctx: &Ctx<'_>, root: Node<'_>, language: Language) -> (Str
             Role::Word => (false, text.identifier(ctx, node, "")),
             Role::Sigil => (false, text.identifier(ctx, node, "#$")),
             Role::Comment => (false, text.comment(ctx, node)),
+            Role::Literal => (false, text.literal(ctx, node)),
             Role::PyModule => {
                 docstring = docstring_statement(Some(node));
                 (true, true)
@@ -316,6 +318,12 @@ impl Text {
         self.prose(bytes, node.start_position().row, Prose::Comment)
     }
 
+    /// The words of a string literal's contents.
+    fn literal(&mut self, ctx: &Ctx<'_>, node: Node<'_>) -> bool {
+        let bytes = ctx.src.get(node.byte_range()).unwrap_or_default();
+        self.prose(bytes, node.start_position().row, Prose::Plain)
+    }
+
     /// The contents of the string literal(s) of a docstring statement.
     fn docstring(&mut self, ctx: &Ctx<'_>, statement: Node<'_>) -> bool {
         let mut strings = Vec::new();
@@ -411,6 +419,7 @@ mod tests {
                 .iter()
                 .chain(rules.sigils)
                 .chain(rules.comments)
+                .chain(rules.literals)
                 .chain(rules.skip)
             {
                 let found = family
@@ -426,41 +435,42 @@ mod tests {
     }
 
     #[test]
-    fn typescript_text_has_comments_and_identifiers_only() {
+    fn typescript_text_has_comments_identifiers_and_string_contents() {
         let src = "/** Parses the `config` file. */\nexport function parseConfig(path: string): Config {\n  \
                    // Fall back to defaults.\n  const raw = readFile(path, 'utf-8');\n  return { ...defaults, raw, size: 42 };\n}\n";
         assert_eq!(
             text(Language::TypeScript, src),
             "Parses the `config` file.\nparseConfig path Config\nFall back to defaults.\n\
-             raw readFile path\ndefaults raw size"
+             raw readFile path utf-8\ndefaults raw size"
         );
     }
 
     #[test]
-    fn private_names_and_template_substitutions_are_words() {
+    fn private_names_template_substitutions_and_fragments_are_words() {
         let src = "class A { #count = 0; get n() { return `${this.#count} items`; } }";
-        assert_eq!(text(Language::JavaScript, src), "A count n count");
+        assert_eq!(text(Language::JavaScript, src), "A count n count items");
     }
 
     #[test]
-    fn python_docstrings_and_comments_are_text_other_strings_are_not() {
+    fn python_docstrings_comments_and_string_contents_are_text() {
         let src = "\"\"\"Module docs.\n\n  Second line.\"\"\"\n# a comment\nclass Stack:\n    \
                    '''Class docs.'''\n    def _hstack(self, arrays):\n        \"\"\"Stack the arrays.\"\"\"\n        \
                    \"not a docstring\"\n        return f\"{arrays!r} label\"\n";
         assert_eq!(
             text(Language::Python, src),
             "Module docs.\nSecond line.\na comment\nStack\nClass docs.\n_hstack self arrays\n\
-             Stack the arrays.\narrays"
+             Stack the arrays.\nnot a docstring\narrays label"
         );
     }
 
     #[test]
     fn rust_doc_comments_drop_their_markers_and_lifetimes_are_not_words() {
         let src = "//! Crate docs.\n/// Item docs.\n/**\n * Block docs.\n */\n\
-                   pub struct S<'a> { pub field: &'a str }\nmacro_rules! m { ($x:ident) => { $x } }\n";
+                   pub struct S<'a> { pub field: &'a str }\nmacro_rules! m { ($x:ident) => { $x } }\n\
+                   const E: &str = \"index is stale\"; const C: char = 'q';\n";
         assert_eq!(
             text(Language::Rust, src),
-            "Crate docs.\nItem docs.\nBlock docs.\nS field\nm x x"
+            "Crate docs.\nItem docs.\nBlock docs.\nS field\nm x x\nE index is stale C"
         );
     }
 
@@ -470,7 +480,7 @@ mod tests {
                    type Server struct{ client *http.Client }\n\nfunc (s *Server) Serve() { s.client.Do(nil) }\n";
         assert_eq!(
             text(Language::Go, src),
-            "Package p serves.\np\nServer client http Client\ns Server Serve s client Do"
+            "Package p serves.\np\nnet/http\nServer client http Client\ns Server Serve s client Do"
         );
     }
 
