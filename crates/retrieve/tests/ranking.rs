@@ -689,3 +689,48 @@ fn explain_names_the_words_that_matched_not_the_whole_run() {
     assert_eq!(words("class:active={isActive}"), ["active", "isActive"]);
     assert_eq!(words("what is $state"), ["$state"]);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+    /// An alias an agent proposed and policy accepted is words of the `aliases` field, never an
+    /// identity: with the maximum accepted signal and the phrase repeated in its body, its entry
+    /// stays below the entry the query names exactly. The same alias approved by a person is an
+    /// exact name of its entry.
+    #[test]
+    fn an_agent_alias_is_an_identity_only_once_a_person_approved_it(
+        bodies in prop::collection::vec(prop::collection::vec(arb_word(), 1..30), 3..10),
+        named in 0usize..10,
+        aliased in 0usize..10,
+        repeats in 1usize..20,
+        approved in any::<bool>(),
+    ) {
+        let named = named % bodies.len();
+        let aliased = (named + 1 + aliased % (bodies.len() - 1)) % bodies.len();
+        let phrase = "zebra ledger";
+        let mut entries: Vec<ProjectedEntry> = bodies.iter().enumerate().map(|(i, words)| {
+            entry(&format!("document:docs/d{i}.md"), &words[0], &words.join(" "))
+        }).collect();
+        entries[named].title = phrase.to_owned();
+        entries[named].fields.insert("title".into(), phrase.into());
+        let body = format!("{} {}", entries[aliased].fields["body"], [phrase; 20][..repeats].join(" "));
+        entries[aliased].fields.insert("body".into(), body);
+        entries[aliased].fields.insert("aliases".into(), phrase.into());
+        entries[aliased].signal = 1.0;
+        if approved {
+            entries[aliased].aliases.push(phrase.to_owned());
+        }
+        let (named_id, aliased_id) = (entries[named].id.clone(), entries[aliased].id.clone());
+        let p = projection(entries);
+        let collection = Collection::build(&p);
+        let hits = search(&collection, phrase, &SearchOptions { floor: 0.0, limit: 100, ..SearchOptions::default() });
+        let find = |id: &str| hits.iter().find(|h| p.entries[h.entry].id == id).unwrap();
+        let (named_hit, aliased_hit) = (find(&named_id), find(&aliased_id));
+        prop_assert!(named_hit.parts.identity() > 0.0);
+        if approved {
+            prop_assert!(aliased_hit.parts.identity() > 0.0, "an approved alias is a name");
+        } else {
+            prop_assert_eq!(aliased_hit.parts.identity(), 0.0);
+            prop_assert!(aliased_hit.score < named_hit.score, "{} >= {}", aliased_hit.score, named_hit.score);
+        }
+    }
+}
