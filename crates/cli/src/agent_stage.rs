@@ -12,9 +12,9 @@ use doc_bridge_enrich::redact::{map_strings, redact};
 use doc_bridge_enrich::stage::{
     AnswerCache, Role, StageOutcome, StageSettings, run_adjudication, run_stage,
 };
-use doc_bridge_model::artifact::{read_json, write_json};
 use doc_bridge_model::snapshot::Snapshot;
 use doc_bridge_model::{ContentHash, RelPath};
+use doc_bridge_store::artifact::{read_json, write_json};
 use serde::Deserialize;
 
 use crate::agent_config::{
@@ -252,7 +252,7 @@ pub fn adjudicate(
 fn write_captured(repo: &Repo, captured: &[(doc_bridge_model::EntityId, ContentHash, String)]) {
     let dir = repo.artifact("enrich/failed");
     for (_, key, text) in captured {
-        let _ = doc_bridge_model::artifact::write_atomic(
+        let _ = doc_bridge_store::artifact::write_atomic(
             &dir.join(format!("{key}.txt")),
             text.as_bytes(),
         );

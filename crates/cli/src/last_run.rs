@@ -123,7 +123,7 @@ impl LastRun {
     /// Writes the record (best effort: without it the next run is simply a full one).
     pub fn write(&self, repo: &Repo) {
         if let Ok(bytes) = serde_json::to_vec_pretty(self) {
-            let _ = doc_bridge_model::artifact::write_cache_atomic(
+            let _ = doc_bridge_store::artifact::write_cache_atomic(
                 &repo.artifact(LAST_RUN_FILE),
                 &bytes,
             );

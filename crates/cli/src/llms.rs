@@ -2,9 +2,9 @@
 //! `doc_bridge_retrieve::llms`). One call, so `index` and `index --watch` write it the same way.
 
 use doc_bridge_model::RelPath;
-use doc_bridge_model::artifact::write_atomic;
 use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_retrieve::llms::{GENERATED_MARKER, LlmsOptions, llms_txt};
+use doc_bridge_store::artifact::write_atomic;
 
 use crate::exit::UserError;
 use crate::repo::Repo;

@@ -13,9 +13,6 @@ use doc_bridge_discover::{
     BuildOptions, WalkOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed_from,
     walk,
 };
-use doc_bridge_model::artifact::{
-    ArtifactError, read_json, read_json_between, to_artifact_bytes, write_atomic,
-};
 use doc_bridge_model::index::{DocBridgeIndexV1, Inputs};
 use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot};
 use doc_bridge_model::{ContentHash, RelPath, SEMANTIC_HASH_ALGO};
@@ -25,6 +22,9 @@ use doc_bridge_retrieve::legacy::LEGACY_HASH_ALGO;
 use doc_bridge_retrieve::{
     IndexOptions, build_index_with_collection, build_unsealed_index_with_collection,
     configuration_hash, fingerprint, index_hash,
+};
+use doc_bridge_store::artifact::{
+    ArtifactError, read_json, read_json_between, to_artifact_bytes, write_atomic,
 };
 use std::path::Path;
 
@@ -423,7 +423,7 @@ pub fn write_search_cache_for(
         collection,
     };
     // Checksummed and verified on every read: no need to wait for the disk.
-    let _ = doc_bridge_model::artifact::write_cache_atomic(
+    let _ = doc_bridge_store::artifact::write_cache_atomic(
         &repo.artifact(SEARCH_CACHE_FILE),
         &cache.to_bytes(),
     );
@@ -547,7 +547,7 @@ pub fn write_if_changed<T: serde::Serialize>(
     value: &T,
 ) -> Result<bool, UserError> {
     let bytes = to_artifact_bytes(value).map_err(|e| UserError::error(e.to_string()))?;
-    doc_bridge_model::artifact::write_bytes_if_changed(path, &bytes)
+    doc_bridge_store::artifact::write_bytes_if_changed(path, &bytes)
         .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
 }
 
@@ -558,18 +558,18 @@ pub fn write_sealed_if_changed<T: serde::Serialize>(
     value: &T,
     hash: &doc_bridge_model::ContentHash,
 ) -> Result<bool, UserError> {
-    doc_bridge_model::artifact::write_sealed_if_changed(path, value, hash)
+    doc_bridge_store::artifact::write_sealed_if_changed(path, value, hash)
         .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
 }
 
 /// [`write_sealed_if_changed`] up to the sync and the rename, which
-/// [`doc_bridge_model::artifact::PendingWrite::commit`] does.
+/// [`doc_bridge_store::artifact::PendingWrite::commit`] does.
 pub fn prepare_sealed_if_changed<T: serde::Serialize>(
     path: &std::path::Path,
     value: &T,
     hash: &doc_bridge_model::ContentHash,
-) -> Result<doc_bridge_model::artifact::PendingWrite, UserError> {
-    doc_bridge_model::artifact::prepare_sealed_if_changed(path, value, hash)
+) -> Result<doc_bridge_store::artifact::PendingWrite, UserError> {
+    doc_bridge_store::artifact::prepare_sealed_if_changed(path, value, hash)
         .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
 }
 
@@ -868,7 +868,7 @@ pub fn remove_stale_temp_files(repo: &Repo) -> usize {
             let name = entry.file_name();
             if !name
                 .to_str()
-                .is_some_and(|n| n.starts_with(doc_bridge_model::artifact::TEMP_PREFIX))
+                .is_some_and(|n| n.starts_with(doc_bridge_store::artifact::TEMP_PREFIX))
             {
                 continue;
             }
@@ -1078,7 +1078,7 @@ pub fn report_diagnostics(
     snapshot: &Snapshot,
 ) -> Vec<doc_bridge_model::snapshot::Diagnostic> {
     let report: Option<doc_bridge_model::report::CheckReportV1> =
-        doc_bridge_model::artifact::read_json(&repo.artifact("report.json"))
+        doc_bridge_store::artifact::read_json(&repo.artifact("report.json"))
             .ok()
             .flatten();
     match report {

@@ -10,10 +10,10 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 
 use doc_bridge_model::ContentHash;
-use doc_bridge_model::artifact::{ArtifactError, read_json};
 use doc_bridge_model::is_cap_summary;
 use doc_bridge_model::report::CheckReportV1;
 use doc_bridge_model::snapshot::{Diagnostic, Snapshot};
+use doc_bridge_store::artifact::{ArtifactError, read_json};
 
 use crate::repo::Repo;
 

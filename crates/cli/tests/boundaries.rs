@@ -63,6 +63,7 @@ fn indexing_and_ranking_crates_never_reach_enrichment_or_agents() {
     let graph = workspace_dependencies();
     for crate_name in [
         "doc-bridge-model",
+        "doc-bridge-store",
         "doc-bridge-markdown",
         "doc-bridge-source",
         "doc-bridge-discover",
@@ -86,4 +87,30 @@ fn indexing_and_ranking_crates_never_reach_enrichment_or_agents() {
     // And the enrich crate itself stays free of agent transports.
     let enrich = reachable(&graph, "doc-bridge-enrich");
     assert!(!enrich.iter().any(|d| d.contains("agent")), "{enrich:?}");
+}
+
+/// `doc-bridge-model` is the ground crate of types, identities and hash definitions: it depends
+/// on serde, JSON, hashing and error crates only. No file I/O, thread pools or caches (those
+/// are `doc-bridge-store`'s), and no other doc-bridge crate.
+#[test]
+fn the_model_crate_depends_on_serde_json_and_hashing_only() {
+    let graph = workspace_dependencies();
+    let allowed = [
+        "hex",
+        "itoa",
+        "memchr",
+        "ryu-js",
+        "schemars",
+        "serde",
+        "serde_json",
+        "serde_path_to_error",
+        "sha2",
+        "thiserror",
+    ];
+    let model = graph.get("doc-bridge-model").unwrap();
+    let extra: Vec<&String> = model
+        .iter()
+        .filter(|d| !allowed.contains(&d.as_str()))
+        .collect();
+    assert!(extra.is_empty(), "doc-bridge-model depends on {extra:?}");
 }

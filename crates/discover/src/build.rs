@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rayon::prelude::*;
 
-use doc_bridge_model::hash::{semantic_hash, semantic_hash_large_prekeyed};
+use doc_bridge_model::hash::semantic_hash;
 use doc_bridge_model::snapshot::{
     Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Member,
     Module, Package, Project, Provenance, Relation, RelationKind, SNAPSHOT_HASH_EXCLUDED,
@@ -15,6 +15,7 @@ use doc_bridge_model::snapshot::{
 };
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_source::ImportKind;
+use doc_bridge_store::semantic_hash_large_prekeyed;
 
 use crate::areas::{AreaRules, area_of};
 use crate::documents::{MentionShape, document_entity, mention_shape};

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use doc_bridge_model::RelPath;
-use doc_bridge_model::artifact::TEMP_PREFIX;
 use doc_bridge_model::snapshot::{Diagnostic, Severity};
+use doc_bridge_store::artifact::TEMP_PREFIX;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{DirEntry, WalkBuilder, WalkState};
 

@@ -110,38 +110,18 @@ pub fn semantic_hash<T: ?Sized + Serialize>(
     sorted_json::canonical_hash_without(value, excluded).map_err(|e| HashError(e.to_string()))
 }
 
-/// [`semantic_hash`] for whole artifacts: the same hash, computed through the active
-/// [`crate::memo::EncodingMemo`] when a long-running process installed one (unchanged elements
-/// of large arrays are then not canonicalized again).
-pub fn semantic_hash_large<T: Serialize>(
-    value: &T,
-    excluded: &[&str],
-) -> Result<ContentHash, HashError> {
-    match crate::memo::semantic_hash(value, excluded) {
-        Some(result) => result.map_err(HashError),
-        None => semantic_hash(value, excluded),
-    }
-}
-
-/// [`semantic_hash_large`], with the elements of `arrays` (large array fields of `value`) keyed
-/// on all cores before the seal walks `value` (through the active memo; without one, the
-/// ordinary hash). The hash is the same.
-pub fn semantic_hash_large_prekeyed<T: Serialize>(
-    value: &T,
-    excluded: &[&str],
-    arrays: &[&dyn crate::memo::Prekey],
-) -> Result<ContentHash, HashError> {
-    match crate::memo::semantic_hash_prekeyed(value, excluded, arrays) {
-        Some(result) => result.map_err(HashError),
-        None => semantic_hash(value, excluded),
-    }
-}
-
 /// A value could not be turned into canonical JSON (a non-finite number, a map with non-string
 /// keys). Artifacts built by doc-bridge never hit this; it exists so hashing cannot panic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot canonicalize JSON for hashing: {0}")]
 pub struct HashError(String);
+
+impl HashError {
+    /// A failure to canonicalize, in words (for the encoders outside this crate).
+    pub fn new(message: impl Into<String>) -> Self {
+        HashError(message.into())
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,11 +1,11 @@
 //! doc-bridge's artifact model: the types of every artifact and their JSON, canonical JSON and
-//! content hashing, JSON Schema export, and atomic artifact I/O.
+//! content hashing (the hash definitions), and JSON Schema export. Writing and reading the
+//! artifacts is `doc-bridge-store`'s.
 //!
 //! Architecture invariant: this crate knows nothing about how artifacts are produced. It depends
 //! on serde and hashing crates only; every other doc-bridge crate depends on it.
 
 pub mod approval;
-pub mod artifact;
 pub mod config;
 mod diagnostic;
 pub use diagnostic::{
@@ -15,13 +15,10 @@ pub mod enrichment;
 pub mod hash;
 pub mod ids;
 pub mod index;
-pub mod memo;
-mod memo_key;
 pub mod projection;
 pub mod report;
 pub mod retrieval;
 pub mod schema;
-pub mod scoped;
 pub mod snapshot;
 pub mod sorted_json;
 pub mod timing;

@@ -78,7 +78,7 @@ pub fn reordered_objects<T: ?Sized + Serialize>(
 /// RFC 8785's order of object keys: by UTF-16 code unit. UTF-8 byte order is code-point order,
 /// which matches it except where a supplementary character meets U+E000..U+FFFF; only non-ASCII
 /// keys pay for the difference.
-pub(crate) fn key_order(a: &str, b: &str) -> Ordering {
+pub fn key_order(a: &str, b: &str) -> Ordering {
     if a.is_ascii() && b.is_ascii() {
         a.cmp(b)
     } else {

@@ -2,9 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use doc_bridge_model::artifact::{ArtifactError, PendingWrite};
 use doc_bridge_model::config::Config;
-use doc_bridge_model::hash::semantic_hash_large_prekeyed;
 use doc_bridge_model::index::{
     DocBridgeIndexV1, INDEX_HASH_EXCLUDED, INDEX_SCHEMA_VERSION, Inputs, KnowledgeEntity,
     KnowledgeEntry, KnowledgeRelation, Lookup, OwnershipRecord, RetrievalSettings,
@@ -12,6 +10,8 @@ use doc_bridge_model::index::{
 use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field, LEXICON_VERSION};
 use doc_bridge_model::snapshot::{Entity, Package, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
+use doc_bridge_store::artifact::{ArtifactError, PendingWrite};
+use doc_bridge_store::semantic_hash_large_prekeyed;
 use rustc_hash::FxHashSet;
 
 use doc_bridge_model::timing::phase;
@@ -130,7 +130,7 @@ pub fn build_unsealed_index_with_collection(
     let config = options.config;
     // The routing part (knowledge, handoffs, lookup) and the projection are independent: the
     // routing part runs on a scoped thread of its own while this thread builds the projection
-    // (which keeps this thread's memos, see `token_memo` and `doc_bridge_model::memo`).
+    // (which keeps this thread's memos, see `token_memo` and `doc_bridge_store::memo`).
     let (routing, (projection, collection)) = std::thread::scope(|scope| {
         let routing = scope.spawn(|| {
             phase("index: routing", || {
@@ -410,7 +410,7 @@ pub fn seal_while_writing(
     path: &std::path::Path,
     generated_at_if_changed: &str,
 ) -> Option<Result<PendingWrite, ArtifactError>> {
-    let sealed = doc_bridge_model::artifact::seal_and_prepare(
+    let sealed = doc_bridge_store::artifact::seal_and_prepare(
         path,
         &*index,
         INDEX_HASH_EXCLUDED,

@@ -8,7 +8,7 @@ use rayon::slice::ParallelSliceMut;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use doc_bridge_model::config::Config;
-use doc_bridge_model::hash::{semantic_hash, semantic_hash_large_prekeyed};
+use doc_bridge_model::hash::semantic_hash;
 use doc_bridge_model::projection::{
     Edge, EntryGraph, GraphParams, LexicalStats, PROJECTION_HASH_EXCLUDED, ProjectedEntry,
     ProjectedSymbol, RetrievalIndexV1,
@@ -17,6 +17,7 @@ use doc_bridge_model::retrieval::{Field, LEXICON_VERSION};
 use doc_bridge_model::snapshot::{Entity, RelationKind, Snapshot};
 use doc_bridge_model::timing::phase;
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
+use doc_bridge_store::semantic_hash_large_prekeyed;
 
 use crate::collection::Collection;
 use crate::index_build::owners;

@@ -87,10 +87,10 @@ thread_local! {
 
 /// Runs `work` with `memo` active on this thread for `Collection::build`.
 pub fn with_token_memo<R>(memo: &Arc<TokenMemo>, work: impl FnOnce() -> R) -> R {
-    doc_bridge_model::scoped::with_installed(&ACTIVE, memo, work)
+    doc_bridge_store::scoped::with_installed(&ACTIVE, memo, work)
 }
 
 /// The memo active on this thread.
 pub(crate) fn active() -> Option<Arc<TokenMemo>> {
-    doc_bridge_model::scoped::installed(&ACTIVE)
+    doc_bridge_store::scoped::installed(&ACTIVE)
 }

@@ -13,8 +13,8 @@ use doc_bridge_enrich::identity::check_decider;
 use doc_bridge_enrich::stage::{Role, roles_for};
 use doc_bridge_enrich::{Context, partition_mismatches, revalidate as revalidate_overlay};
 use doc_bridge_model::approval::{ApprovalDecision, ApprovalRecord};
-use doc_bridge_model::artifact::to_artifact_bytes;
 use doc_bridge_model::enrichment::{ACCEPTED_BY_POLICY, approval_id, validate_overlay};
+use doc_bridge_store::artifact::to_artifact_bytes;
 
 use crate::args::{EnrichDecideArgs, EnrichRevalidateArgs};
 use crate::clock::now_rfc3339;
@@ -293,7 +293,7 @@ fn record_decision(repo: &Repo, record: &ApprovalRecord) -> Result<(), UserError
     std::fs::create_dir_all(&dir)
         .map_err(|e| UserError::error(format!("cannot create {}: {e}", dir.display())))?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(doc_bridge_model::artifact::TEMP_PREFIX)
+        .prefix(doc_bridge_store::artifact::TEMP_PREFIX)
         .tempfile_in(&dir)
         .map_err(|e| UserError::error(e.to_string()))?;
     std::io::Write::write_all(&mut tmp, &bytes).map_err(|e| UserError::error(e.to_string()))?;

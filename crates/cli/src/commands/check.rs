@@ -9,9 +9,9 @@
 
 use doc_bridge_check::{CheckInput, IndexCondition};
 use doc_bridge_model::RelPath;
-use doc_bridge_model::artifact::to_artifact_bytes;
 use doc_bridge_model::report::{CheckReportV1, EnrichmentState, EnrichmentStatus};
 use doc_bridge_model::snapshot::Snapshot;
+use doc_bridge_store::artifact::to_artifact_bytes;
 
 use crate::args::{CheckArgs, CheckFormat};
 use crate::exit::{CommandResult, Exit, UserError};

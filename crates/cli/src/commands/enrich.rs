@@ -266,7 +266,7 @@ fn report_for(
     Option<doc_bridge_model::ContentHash>,
 ) {
     let report: Option<doc_bridge_model::report::CheckReportV1> =
-        doc_bridge_model::artifact::read_json(&repo.artifact(super::check::REPORT_FILE))
+        doc_bridge_store::artifact::read_json(&repo.artifact(super::check::REPORT_FILE))
             .ok()
             .flatten();
     match report {

@@ -20,9 +20,9 @@ use doc_bridge_retrieve::legacy::{Drift, LEGACY_HASH_ALGO, LegacyIndex};
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::WalkedFile;
-use doc_bridge_model::artifact::PendingWrite;
-use doc_bridge_model::memo::{EncodingMemo, with_memo};
 use doc_bridge_model::timing::phase;
+use doc_bridge_store::artifact::PendingWrite;
+use doc_bridge_store::memo::{EncodingMemo, with_memo};
 
 /// `doc-bridge index [--check]`.
 pub fn run(args: &IndexArgs) -> CommandResult {
@@ -93,7 +93,7 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
                     stats: &snapshot.stats,
                 };
                 let prepared = phase("write snapshot", || {
-                    doc_bridge_model::artifact::prepare_sealed_fields_if_changed::<Snapshot, _>(
+                    doc_bridge_store::artifact::prepare_sealed_fields_if_changed::<Snapshot, _>(
                         &repo.artifact(SNAPSHOT_FILE),
                         &left_out,
                         &hash,

@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use doc_bridge_model::artifact::write_json;
 use doc_bridge_model::config::{DEFAULT_AGENT_ROOT, DEFAULT_MAX_FILE_BYTES};
+use doc_bridge_store::artifact::write_json;
 
 use crate::args::InitArgs;
 use crate::exit::{CommandResult, Exit, UserError};

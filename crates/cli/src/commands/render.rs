@@ -78,7 +78,7 @@ fn write_page(path: &Path, bytes: &[u8]) -> Result<bool, UserError> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
-    doc_bridge_model::artifact::write_atomic(path, bytes)
+    doc_bridge_store::artifact::write_atomic(path, bytes)
         .map_err(|e| UserError::error(format!("cannot write {}: {e}", path.display())))?;
     Ok(true)
 }

@@ -115,7 +115,7 @@ pub fn run(args: &McpInstallArgs) -> CommandResult {
         crate::errln!("nothing written");
         return Ok(Exit::Findings);
     }
-    doc_bridge_model::artifact::write_atomic(&path, &bytes)
+    doc_bridge_store::artifact::write_atomic(&path, &bytes)
         .map_err(|e| UserError::error(format!("cannot write {}: {e}", path.display())))?;
     crate::errln!("wrote {}", path.display());
     Ok(Exit::Ok)

@@ -13,9 +13,9 @@
 
 use std::path::PathBuf;
 
-use doc_bridge_model::artifact::{TEMP_PREFIX, to_artifact_bytes_sealed, write_atomic};
 use doc_bridge_model::timing::phase;
 use doc_bridge_retrieve::cache::FileStamp;
+use doc_bridge_store::artifact::{TEMP_PREFIX, to_artifact_bytes_sealed, write_atomic};
 use serde::Serialize;
 
 use crate::exit::UserError;
@@ -85,7 +85,7 @@ impl Tracked {
 impl Tracked {
     /// Puts `bytes` at the artifact's path atomically: through the spare where the platform
     /// can exchange two names, else (or if that fails) as `index` writes.
-    fn replace(&self, bytes: &[u8]) -> Result<(), doc_bridge_model::artifact::ArtifactError> {
+    fn replace(&self, bytes: &[u8]) -> Result<(), doc_bridge_store::artifact::ArtifactError> {
         #[cfg(target_os = "linux")]
         if exchange_through(&self.spare, &self.path, bytes).is_ok() {
             return Ok(());
@@ -171,7 +171,7 @@ mod tests {
         ];
         for (i, value) in versions.iter().enumerate() {
             assert!(tracked.write(value, head(&i.to_string())).unwrap());
-            let expected = doc_bridge_model::artifact::to_artifact_bytes(value).unwrap();
+            let expected = doc_bridge_store::artifact::to_artifact_bytes(value).unwrap();
             assert_eq!(std::fs::read(&path).unwrap(), expected, "version {i}");
         }
         // The same head on an untouched file writes nothing.
@@ -180,7 +180,7 @@ mod tests {
         {
             // The spare holds the version before last; the third version, shorter than the
             // first it overwrote in place, was checked whole above.
-            let before_last = doc_bridge_model::artifact::to_artifact_bytes(&versions[1]).unwrap();
+            let before_last = doc_bridge_store::artifact::to_artifact_bytes(&versions[1]).unwrap();
             assert_eq!(std::fs::read(&spare).unwrap(), before_last);
         }
         drop(tracked);

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::PathRules;
 use doc_bridge_model::RelPath;
-use doc_bridge_model::memo::{EncodingMemo, with_memo};
 use doc_bridge_retrieve::token_memo::{TokenMemo, with_token_memo};
+use doc_bridge_store::memo::{EncodingMemo, with_memo};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
@@ -261,7 +261,7 @@ impl Session {
         // As in `index`: the snapshot is written on a scoped thread while the index is built,
         // and the file caches while the index is written. The helper threads get this thread's
         // encoding memo.
-        let memo = doc_bridge_model::memo::current();
+        let memo = doc_bridge_store::memo::current();
         let with_this_memo = |work: &mut dyn FnMut() -> Result<bool, UserError>| match &memo {
             Some(memo) => with_memo(memo, work),
             None => work(),

@@ -15,8 +15,9 @@ pub fn to_artifact_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ArtifactErr
     if let Some(result) = crate::memo::artifact_bytes(value) {
         return result.map_err(ArtifactError::Encode);
     }
-    let mut bytes = crate::sorted_json::to_vec(value, crate::sorted_json::Style::Pretty)
-        .map_err(|e| ArtifactError::Encode(e.to_string()))?;
+    let mut bytes =
+        doc_bridge_model::sorted_json::to_vec(value, doc_bridge_model::sorted_json::Style::Pretty)
+            .map_err(|e| ArtifactError::Encode(e.to_string()))?;
     bytes.push(b'\n');
     Ok(bytes)
 }
@@ -27,7 +28,7 @@ pub fn to_artifact_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ArtifactErr
 /// otherwise (and outside a memo) it is [`to_artifact_bytes`].
 pub fn to_artifact_bytes_sealed<T: Serialize>(
     value: &T,
-    hash: &crate::ContentHash,
+    hash: &doc_bridge_model::ContentHash,
 ) -> Result<Vec<u8>, ArtifactError> {
     match crate::memo::sealed_artifact_bytes(value, hash) {
         Some(result) => result.map_err(ArtifactError::Encode),
@@ -91,7 +92,7 @@ pub fn write_bytes_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, Artifac
 pub fn write_sealed_if_changed<T: Serialize>(
     path: &Path,
     value: &T,
-    hash: &crate::ContentHash,
+    hash: &doc_bridge_model::ContentHash,
 ) -> Result<bool, ArtifactError> {
     prepare_sealed_if_changed(path, value, hash)?.commit()
 }
@@ -103,7 +104,7 @@ pub fn write_sealed_if_changed<T: Serialize>(
 pub fn prepare_sealed_if_changed<T: Serialize>(
     path: &Path,
     value: &T,
-    hash: &crate::ContentHash,
+    hash: &doc_bridge_model::ContentHash,
 ) -> Result<PendingWrite, ArtifactError> {
     let mut sink = ChangeWriter::new(path);
     let written = match crate::memo::write_sealed_artifact(value, hash, &mut sink) {
@@ -126,7 +127,7 @@ pub fn prepare_sealed_if_changed<T: Serialize>(
 pub fn prepare_sealed_fields_if_changed<T: ?Sized, F: ?Sized + Serialize>(
     path: &Path,
     left_out: &F,
-    hash: &crate::ContentHash,
+    hash: &doc_bridge_model::ContentHash,
 ) -> Result<PendingWrite, ArtifactError> {
     let mut sink = ChangeWriter::new(path);
     let written = crate::memo::write_sealed_fields::<T, F>(left_out, hash, &mut sink)
@@ -160,7 +161,7 @@ pub fn seal_and_prepare<T: Serialize>(
     excluded: &[&str],
     arrays: &[&dyn crate::memo::Prekey],
     if_changed: &[(&str, &str)],
-) -> Option<Result<(crate::ContentHash, PendingWrite), ArtifactError>> {
+) -> Option<Result<(doc_bridge_model::ContentHash, PendingWrite), ArtifactError>> {
     let mut sink = ChangeWriter::new(path);
     let written = crate::memo::seal_and_write(value, excluded, arrays, &mut sink)?;
     let (hash, fields) = match written {
@@ -547,7 +548,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.json");
         let value = json!({"contentHash": "", "b": [1, 2, 3]});
-        let hash = crate::hash::semantic_hash(&value, &["contentHash"]).unwrap();
+        let hash = doc_bridge_model::hash::semantic_hash(&value, &["contentHash"]).unwrap();
         let bytes = to_artifact_bytes(&value).unwrap();
         // Not committed: no file, no temporary file left.
         drop(prepare_sealed_if_changed(&path, &value, &hash).unwrap());
@@ -628,7 +629,7 @@ mod tests {
         let excluded = ["contentHash", "generatedAt"];
         let prepare = |memo: &std::sync::Arc<EncodingMemo>,
                        left_out: &serde_json::Value,
-                       hash: &crate::ContentHash| {
+                       hash: &doc_bridge_model::ContentHash| {
             with_memo(memo, || {
                 prepare_sealed_fields_if_changed::<Sealed, _>(&path, left_out, hash)
             })
@@ -636,7 +637,7 @@ mod tests {
         for memo in [EncodingMemo::new(), EncodingMemo::single_use()] {
             let _ = std::fs::remove_file(&path);
             let hash = with_memo(&memo, || {
-                crate::hash::semantic_hash_large(&value, &excluded).unwrap()
+                crate::semantic_hash_large(&value, &excluded).unwrap()
             });
             let left_out = json!({"contentHash": hash, "generatedAt": "2026-11-30T00:00:00Z"});
             assert!(prepare(&memo, &left_out, &hash).unwrap().commit().unwrap());
@@ -652,7 +653,7 @@ mod tests {
             assert!(prepare(&memo, &json!({"contentHash": hash}), &hash).is_err());
             let extra = json!({"contentHash": hash, "generatedAt": "", "name": "m"});
             assert!(prepare(&memo, &extra, &hash).is_err());
-            let other = crate::ContentHash::of_bytes(b"other");
+            let other = doc_bridge_model::ContentHash::of_bytes(b"other");
             assert!(prepare(&memo, &left_out, &other).is_err());
             let other_type = with_memo(&memo, || {
                 prepare_sealed_fields_if_changed::<Vec<u8>, _>(&path, &left_out, &hash)
@@ -662,7 +663,7 @@ mod tests {
             value.generated_at.clear();
         }
         // Outside a memo there is no seal to write from.
-        let hash = crate::ContentHash::of_bytes(b"");
+        let hash = doc_bridge_model::ContentHash::of_bytes(b"");
         let outside = prepare_sealed_fields_if_changed::<Sealed, _>(&path, &json!({}), &hash);
         assert!(outside.is_err());
     }
@@ -678,12 +679,12 @@ mod tests {
             // Sorts before `contentHash` and is large: the positions are counted across
             // flushed chunks and indented pieces.
             aardvarks: Vec<serde_json::Value>,
-            content_hash: crate::ContentHash,
+            content_hash: doc_bridge_model::ContentHash,
             generated_at: String,
             name: String,
         }
         let excluded = ["contentHash", "generatedAt"];
-        let placeholder = crate::ContentHash::of_bytes(b"");
+        let placeholder = doc_bridge_model::ContentHash::of_bytes(b"");
         let value = |name: &str, generated_at: &str| Sealed {
             aardvarks: (0..3000)
                 .map(|i| json!({"n": i, "text": "x".repeat(i % 200), "f": 0.5}))
@@ -693,7 +694,7 @@ mod tests {
             name: name.to_owned(),
         };
         let sealed = |mut value: Sealed| {
-            value.content_hash = crate::hash::semantic_hash(&value, &excluded).unwrap();
+            value.content_hash = doc_bridge_model::hash::semantic_hash(&value, &excluded).unwrap();
             value
         };
         let (t1, t2) = ("2026-11-30T00:00:01.000Z", "2026-11-30T00:00:02.000Z");
@@ -736,7 +737,7 @@ mod tests {
             );
             // A file whose hash was edited by hand: every other byte matches, still rewritten.
             let tampered = Sealed {
-                content_hash: crate::ContentHash::of_bytes(b"tampered"),
+                content_hash: doc_bridge_model::ContentHash::of_bytes(b"tampered"),
                 ..changed.clone()
             };
             std::fs::write(&path, to_artifact_bytes(&tampered).unwrap()).unwrap();
@@ -764,7 +765,7 @@ mod tests {
         let path = dir.path().join("a.json");
         let memo = EncodingMemo::single_use();
         let hash = with_memo(&memo, || {
-            crate::hash::semantic_hash_large(&value, &["contentHash"]).unwrap()
+            crate::semantic_hash_large(&value, &["contentHash"]).unwrap()
         });
         let wrote = with_memo(&memo, || {
             write_sealed_if_changed(&path, &value, &hash).unwrap()

@@ -10,10 +10,10 @@
 //!   hold many elements each, encoded on all cores ahead of a seal.
 //!
 //! The memo changes speed only, never bytes: a piece is encoded exactly as
-//! [`crate::hash::semantic_hash`] encodes it inside the whole value. Whole-artifact output is
+//! [`doc_bridge_model::hash::semantic_hash`] encodes it inside the whole value. Whole-artifact output is
 //! assembled from the pieces because canonical JSON is compositional (an array is `[`, its
 //! elements' canonical forms joined by `,`, `]`, whether a piece holds one element or many), and
-//! an artifact on disk is its canonical JSON indented ([`crate::sorted_json::indent`]), which
+//! an artifact on disk is its canonical JSON indented ([`doc_bridge_model::sorted_json::indent`]), which
 //! can be done piece by piece at the piece's depth.
 //!
 //! The memo is installed for a scope with [`with_memo`] (a thread-local, so no signature on the
@@ -29,8 +29,8 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
-use crate::ContentHash;
-use crate::hash::canonical_json;
+use doc_bridge_model::ContentHash;
+use doc_bridge_model::hash::canonical_json;
 
 mod node;
 mod write;
@@ -62,7 +62,7 @@ impl Chunked {
         if !piece.is_empty() {
             piece.push(b',');
         }
-        crate::sorted_json::append_canonical(element, piece).map_err(ser::Error::custom)
+        doc_bridge_model::sorted_json::append_canonical(element, piece).map_err(ser::Error::custom)
     }
 }
 
@@ -70,7 +70,7 @@ impl Chunked {
 struct Encoded {
     /// RFC 8785 canonical JSON.
     canonical: Vec<u8>,
-    /// Its artifact form (the canonical JSON indented, see [`crate::sorted_json::indent`]) at
+    /// Its artifact form (the canonical JSON indented, see [`doc_bridge_model::sorted_json::indent`]) at
     /// the depth it was last written at, made when first written: an element sits at the same
     /// depth in every refresh, so it is indented once, not once per refresh.
     pretty: Mutex<Option<(usize, Arc<[u8]>)>>,
@@ -90,7 +90,7 @@ impl Encoded {
             Some((at, pretty)) if *at == depth => Arc::clone(pretty),
             _ => {
                 let mut out = Vec::with_capacity(self.canonical.len() + self.canonical.len() / 4);
-                crate::sorted_json::indent(&self.canonical, depth, &mut out);
+                doc_bridge_model::sorted_json::indent(&self.canonical, depth, &mut out);
                 let pretty: Arc<[u8]> = out.into();
                 *slot = Some((depth, Arc::clone(&pretty)));
                 pretty
@@ -249,7 +249,7 @@ thread_local! {
     static ACTIVE: RefCell<Option<Arc<EncodingMemo>>> = const { RefCell::new(None) };
 }
 
-/// Runs `work` with `memo` active on this thread: [`crate::hash::semantic_hash_large`] and
+/// Runs `work` with `memo` active on this thread: [`doc_bridge_model::hash::semantic_hash_large`] and
 /// [`crate::artifact::to_artifact_bytes`] called inside it use the memo.
 pub fn with_memo<R>(memo: &Arc<EncodingMemo>, work: impl FnOnce() -> R) -> R {
     crate::scoped::with_installed(&ACTIVE, memo, work)
@@ -307,7 +307,7 @@ pub(crate) fn semantic_hash<T: ?Sized + Serialize>(
 }
 
 /// A large array of an artifact that can be keyed ahead of the artifact's seal, on all cores
-/// (see [`crate::hash::semantic_hash_large_prekeyed`]).
+/// (see [`doc_bridge_model::hash::semantic_hash_large_prekeyed`]).
 pub trait Prekey: Sync {
     /// Keys (and on a miss encodes) every element through `memo`, recording the array's address
     /// and type with its elements' encodings in `table`.
@@ -369,7 +369,7 @@ thread_local! {
     static PREKEYED: RefCell<Option<PrekeyTable>> = const { RefCell::new(None) };
 }
 
-/// [`crate::hash::semantic_hash_large`] with the elements of `arrays` (fields of `value`) keyed
+/// [`doc_bridge_model::hash::semantic_hash_large`] with the elements of `arrays` (fields of `value`) keyed
 /// in parallel first; the seal then takes those arrays whole instead of keying their elements
 /// one by one. Without an active memo it is the ordinary hash.
 pub(crate) fn semantic_hash_prekeyed<T: ?Sized + Serialize>(
@@ -579,7 +579,8 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::artifact::to_artifact_bytes;
-    use crate::hash::{semantic_hash, semantic_hash_large};
+    use crate::semantic_hash_large;
+    use doc_bridge_model::hash::semantic_hash;
     use serde_json::json;
 
     #[derive(Serialize, Clone, PartialEq)]
@@ -714,7 +715,7 @@ mod tests {
 
     #[test]
     fn prekeyed_arrays_seal_the_same_and_are_keyed_once() {
-        use crate::hash::semantic_hash_large_prekeyed;
+        use crate::semantic_hash_large_prekeyed;
         let memo = EncodingMemo::new();
         let value = sample(5);
         let excluded = ["generatedAt"];
@@ -744,7 +745,7 @@ mod tests {
     #[test]
     fn a_single_use_memo_seals_and_writes_in_pieces_exactly_as_the_plain_path() {
         use crate::artifact::to_artifact_bytes_sealed;
-        use crate::hash::semantic_hash_large_prekeyed;
+        use crate::semantic_hash_large_prekeyed;
         // Enough elements for several pieces ahead of the seal (`CHUNK_ELEMENTS`), and nested
         // entries long enough for several pieces as the seal meets them (`CHUNK_BYTES`).
         let long = "x".repeat(CHUNK_BYTES / 3);

@@ -60,7 +60,7 @@ pub(super) fn write_canonical_object(
     fields: &mut [(&str, &Node)],
     hasher: &mut Sha256,
 ) -> Result<(), String> {
-    fields.sort_by(|a, b| crate::sorted_json::key_order(a.0, b.0));
+    fields.sort_by(|a, b| doc_bridge_model::sorted_json::key_order(a.0, b.0));
     hasher.update(b"{");
     for (i, (key, value)) in fields.iter().enumerate() {
         if i > 0 {
@@ -140,7 +140,7 @@ impl<'w> PrettyOut<'w> {
         if self.cached {
             self.buf.extend_from_slice(&item.pretty_at(depth));
         } else {
-            crate::sorted_json::indent(&item.canonical, depth, &mut self.buf);
+            doc_bridge_model::sorted_json::indent(&item.canonical, depth, &mut self.buf);
         }
         if self.buf.len() >= Self::CHUNK {
             self.flush_buffer()?;
@@ -162,7 +162,7 @@ impl<'w> PrettyOut<'w> {
     }
 }
 
-/// The artifact form: the canonical JSON, indented (see [`crate::sorted_json::indent`]).
+/// The artifact form: the canonical JSON, indented (see [`doc_bridge_model::sorted_json::indent`]).
 pub(super) fn write_pretty(
     node: &Node,
     depth: usize,
@@ -171,7 +171,7 @@ pub(super) fn write_pretty(
     match node {
         Node::Leaf(value) => {
             let bytes = canonical_json(value).map_err(|e| e.to_string())?;
-            crate::sorted_json::indent(&bytes, depth, &mut out.buf);
+            doc_bridge_model::sorted_json::indent(&bytes, depth, &mut out.buf);
         }
         Node::Array(items) if items.is_empty() => out.bytes(b"[]"),
         Node::Array(items) if !out.cached => {
@@ -185,7 +185,11 @@ pub(super) fn write_pretty(
                     .par_iter()
                     .map(|item| {
                         let mut piece = Vec::with_capacity(item.canonical.len() * 5 / 4);
-                        crate::sorted_json::indent(&item.canonical, depth + 1, &mut piece);
+                        doc_bridge_model::sorted_json::indent(
+                            &item.canonical,
+                            depth + 1,
+                            &mut piece,
+                        );
                         piece
                     })
                     .collect();
@@ -229,7 +233,7 @@ pub(super) fn write_pretty_object(
         out.bytes(b"{}");
         return Ok(());
     }
-    fields.sort_by(|a, b| crate::sorted_json::key_order(a.0, b.0));
+    fields.sort_by(|a, b| doc_bridge_model::sorted_json::key_order(a.0, b.0));
     out.bytes(b"{");
     for (i, (key, value)) in fields.iter().enumerate() {
         out.bytes(if i == 0 { b"\n" } else { b",\n" });
