@@ -37,7 +37,7 @@ pub use decision::{
     AWAITING_APPROVAL, CANONICAL_CONFLICT, DETAIL_MAX_CHARS, Decision, REJECTED_FIELD_MAX_CHARS,
 };
 pub use expire::{ExpiredEntry, expire};
-pub use overlay::overlay_from_decisions;
+pub use overlay::{overlay_from_decisions, recount};
 pub use revalidate::{Partition, PartitionMismatch, partition_mismatches, reproduces, revalidate};
 pub use rules::ALIAS_JARO_WINKLER_THRESHOLD;
 pub use signals::{CANONICAL_SIGNAL, STRONG_HINT_SIGNAL, WEAK_HINT_SIGNAL, overlay_signals};

@@ -4,8 +4,8 @@
 
 use doc_bridge_model::ContentHash;
 use doc_bridge_model::enrichment::{
-    ACCEPTED_BY_POLICY, AcceptedEntry, EnrichmentOverlayV1, KindStats, OVERLAY_SCHEMA_VERSION,
-    OVERLAY_TYPE, OverlayStats, PendingEntry, ProposalKind, approval_id,
+    ACCEPTED_BY_POLICY, AcceptedEntry, EnrichmentOverlayV1, OVERLAY_SCHEMA_VERSION, OVERLAY_TYPE,
+    OverlayStats, PendingEntry, ProposalKind, approval_id,
 };
 use doc_bridge_model::hash::HashError;
 
@@ -24,44 +24,19 @@ pub fn overlay_from_decisions(
     let mut accepted = Vec::new();
     let mut pending = Vec::new();
     let mut rejected = Vec::new();
-    let mut stats = OverlayStats::default();
     for decision in decisions {
-        let kind = match decision {
-            Decision::Accepted(p) => {
-                accepted.push(AcceptedEntry {
-                    proposal: p.clone(),
-                    accepted_at: accepted_at.to_owned(),
-                    accepted_by: ACCEPTED_BY_POLICY.to_owned(),
-                });
-                Some((p.kind(), Outcome::Accepted))
-            }
-            Decision::Pending(p, note) => {
-                pending.push(PendingEntry {
-                    proposal: p.clone(),
-                    approval_id: approval_id(&p.proposal_id, &p.target_content_hash),
-                    note: note.clone(),
-                });
-                Some((p.kind(), Outcome::Pending))
-            }
-            Decision::Rejected { kind, reason, .. } => {
-                *stats
-                    .rejection_reasons
-                    .entry(reason.as_str().to_owned())
-                    .or_default() += 1;
-                if let Some(entry) = decision.to_rejected_entry() {
-                    rejected.push(entry);
-                }
-                ProposalKind::parse(kind).map(|k| (k, Outcome::Rejected))
-            }
-        };
-        if let Some((kind, outcome)) = kind {
-            let counts: &mut KindStats = stats.by_kind.entry(kind.as_str().to_owned()).or_default();
-            counts.proposed += 1;
-            match outcome {
-                Outcome::Accepted => counts.accepted += 1,
-                Outcome::Pending => counts.pending += 1,
-                Outcome::Rejected => counts.rejected += 1,
-            }
+        match decision {
+            Decision::Accepted(p) => accepted.push(AcceptedEntry {
+                proposal: p.clone(),
+                accepted_at: accepted_at.to_owned(),
+                accepted_by: ACCEPTED_BY_POLICY.to_owned(),
+            }),
+            Decision::Pending(p, note) => pending.push(PendingEntry {
+                proposal: p.clone(),
+                approval_id: approval_id(&p.proposal_id, &p.target_content_hash),
+                note: note.clone(),
+            }),
+            Decision::Rejected { .. } => rejected.extend(decision.to_rejected_entry()),
         }
     }
     accepted.sort_by(|a, b| a.proposal.proposal_id.cmp(&b.proposal.proposal_id));
@@ -75,14 +50,50 @@ pub fn overlay_from_decisions(
         accepted,
         pending,
         rejected,
-        stats,
+        stats: OverlayStats::default(),
     };
+    recount(&mut overlay);
     overlay.seal()?;
     Ok(overlay)
 }
 
-enum Outcome {
-    Accepted,
-    Pending,
-    Rejected,
+/// Recounts `stats.byKind` and `stats.rejectionReasons` from the overlay's lists (unknown kinds
+/// only under their reason); the run counters (agent runs, packs, cache hits, bytes, expired)
+/// carry over.
+pub fn recount(overlay: &mut EnrichmentOverlayV1) {
+    // Run counters (agent runs, packs, cache hits, bytes, expired) carry over; the per-kind
+    // counts and the reason histogram are recomputed from the lists.
+    let mut stats = OverlayStats {
+        by_kind: Default::default(),
+        rejection_reasons: Default::default(),
+        ..overlay.stats.clone()
+    };
+    for entry in &overlay.accepted {
+        let k = stats
+            .by_kind
+            .entry(entry.proposal.kind().as_str().to_owned())
+            .or_default();
+        k.proposed += 1;
+        k.accepted += 1;
+    }
+    for entry in &overlay.pending {
+        let k = stats
+            .by_kind
+            .entry(entry.proposal.kind().as_str().to_owned())
+            .or_default();
+        k.proposed += 1;
+        k.pending += 1;
+    }
+    for entry in &overlay.rejected {
+        *stats
+            .rejection_reasons
+            .entry(entry.reason.as_str().to_owned())
+            .or_default() += 1;
+        if ProposalKind::parse(&entry.kind).is_some() {
+            let k = stats.by_kind.entry(entry.kind.clone()).or_default();
+            k.proposed += 1;
+            k.rejected += 1;
+        }
+    }
+    overlay.stats = stats;
 }

@@ -51,6 +51,42 @@ pub enum Role {
     Adjudicator,
 }
 
+/// The role `agent_id` played when it proposed a `kind`: the configured role
+/// (`intelligence.registry.roles`, the registry's own agent being the curator unless switched off)
+/// whose identity it is; when one identity plays several roles, the role the kind is for; an
+/// identity the configuration does not name (proposals from a file) counts as the curator.
+pub fn role_for(
+    config: &doc_bridge_model::config::Config,
+    agent_id: &str,
+    kind: &str,
+) -> &'static str {
+    let registry = config.intelligence.as_ref().and_then(|i| i.get("registry"));
+    let default_agent = registry
+        .and_then(|r| r.get("agentId"))
+        .and_then(serde_json::Value::as_str);
+    let roles = registry.and_then(|r| r.get("roles"));
+    let plays = |role: &str| -> bool {
+        let setting = roles.and_then(|r| r.get(role));
+        let agent = match setting {
+            None if role == "curator" => default_agent,
+            Some(serde_json::Value::Bool(true)) => default_agent,
+            Some(serde_json::Value::Object(agent)) => {
+                agent.get("agentId").and_then(serde_json::Value::as_str)
+            }
+            _ => None,
+        };
+        agent == Some(agent_id)
+    };
+    // Kinds only the reviewer is for (`flag-gap`, which both may make, counts as the curator's).
+    let reviewer_kind = ProposalKind::parse(kind).is_some_and(|k| roles_for(k) == [Role::Reviewer]);
+    match (plays("curator"), plays("reviewer"), plays("adjudicator")) {
+        (_, true, _) if reviewer_kind => "reviewer",
+        (false, true, _) => "reviewer",
+        (false, false, true) => "adjudicator",
+        _ => "curator",
+    }
+}
+
 /// The roles that may propose `kind` (enrichment-overlay-v1, "Roles", "Kinds it is for"). No
 /// wildcard: a new kind must be given its roles here. The adjudicator is never one of them.
 pub fn roles_for(kind: ProposalKind) -> &'static [Role] {
@@ -686,7 +722,35 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use doc_bridge_model::config::Config;
     use serde_json::json;
+
+    fn config(registry: &str) -> Config {
+        let text = format!(r#"{{"schemaVersion": 1, "intelligence": {{"registry": {registry}}}}}"#);
+        Config::parse(text.as_bytes(), "c").unwrap()
+    }
+
+    #[test]
+    fn an_agent_counts_under_the_role_it_is_configured_for() {
+        let c = config(
+            r#"{"agentId": "cur", "roles": {"reviewer": {"agentId": "rev"}, "adjudicator": {"agentId": "judge"}}}"#,
+        );
+        assert_eq!(role_for(&c, "cur", "summarize"), "curator");
+        assert_eq!(role_for(&c, "rev", "mark-canonical"), "reviewer");
+        assert_eq!(role_for(&c, "judge", "mark-canonical"), "adjudicator");
+        // Not configured (a proposal from a file): the curator.
+        assert_eq!(role_for(&c, "someone", "rank-hint"), "curator");
+        assert_eq!(role_for(&Config::default(), "x", "summarize"), "curator");
+    }
+
+    #[test]
+    fn one_identity_in_two_roles_counts_by_what_the_kind_is_for() {
+        let c = config(r#"{"agentId": "bot", "roles": {"reviewer": true}}"#);
+        assert_eq!(role_for(&c, "bot", "add-alias"), "curator");
+        assert_eq!(role_for(&c, "bot", "propose-relation"), "reviewer");
+        let off = config(r#"{"agentId": "bot", "roles": {"curator": false, "reviewer": true}}"#);
+        assert_eq!(role_for(&off, "bot", "add-alias"), "reviewer");
+    }
 
     #[test]
     fn proposals_name_exactly_the_examples_they_were_made_with() {

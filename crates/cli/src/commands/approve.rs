@@ -10,7 +10,8 @@ use serde_json::json;
 
 use doc_bridge_enrich::approvals::{apply_decision, canonical_rival, reconcile, record_mismatches};
 use doc_bridge_enrich::identity::check_decider;
-use doc_bridge_enrich::stage::{Role, roles_for};
+use doc_bridge_enrich::recount;
+use doc_bridge_enrich::stage::role_for;
 use doc_bridge_enrich::{Context, partition_mismatches, revalidate as revalidate_overlay};
 use doc_bridge_model::approval::{ApprovalDecision, ApprovalRecord};
 use doc_bridge_model::enrichment::{ACCEPTED_BY_POLICY, approval_id, validate_overlay};
@@ -307,45 +308,6 @@ fn record_decision(repo: &Repo, record: &ApprovalRecord) -> Result<(), UserError
     Ok(())
 }
 
-/// Recounts `stats` from the overlay's lists (keeping the expired counter).
-pub(crate) fn recount(overlay: &mut doc_bridge_model::enrichment::EnrichmentOverlayV1) {
-    // Run counters (agent runs, packs, cache hits, bytes, expired) carry over; the per-kind
-    // counts and the reason histogram are recomputed from the lists.
-    let mut stats = doc_bridge_model::enrichment::OverlayStats {
-        by_kind: Default::default(),
-        rejection_reasons: Default::default(),
-        ..overlay.stats.clone()
-    };
-    for entry in &overlay.accepted {
-        let k = stats
-            .by_kind
-            .entry(entry.proposal.kind().as_str().to_owned())
-            .or_default();
-        k.proposed += 1;
-        k.accepted += 1;
-    }
-    for entry in &overlay.pending {
-        let k = stats
-            .by_kind
-            .entry(entry.proposal.kind().as_str().to_owned())
-            .or_default();
-        k.proposed += 1;
-        k.pending += 1;
-    }
-    for entry in &overlay.rejected {
-        *stats
-            .rejection_reasons
-            .entry(entry.reason.as_str().to_owned())
-            .or_default() += 1;
-        if doc_bridge_model::enrichment::ProposalKind::parse(&entry.kind).is_some() {
-            let k = stats.by_kind.entry(entry.kind.clone()).or_default();
-            k.proposed += 1;
-            k.rejected += 1;
-        }
-    }
-    overlay.stats = stats;
-}
-
 /// `doc-bridge enrich revalidate`: exit 0 when the stored partition reproduces, 1 otherwise.
 pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
@@ -423,7 +385,7 @@ pub fn revalidate(args: &EnrichRevalidateArgs) -> CommandResult {
 pub(crate) struct AcceptanceRow {
     /// The agent id.
     pub agent: String,
-    /// The role it played (see [`role_for`]).
+    /// The role it played (see `doc_bridge_enrich::stage::role_for`).
     pub role: String,
     /// The proposal kind.
     pub kind: String,
@@ -520,43 +482,6 @@ pub(crate) fn acceptance_rows(
         .collect()
 }
 
-/// The role `agent_id` played when it proposed a `kind`: the configured role
-/// (`intelligence.registry.roles`, the registry's own agent being the curator unless switched off)
-/// whose identity it is; when one identity plays several roles, the role the kind is for; an
-/// identity the configuration does not name (proposals from a file) counts as the curator.
-pub(crate) fn role_for(
-    config: &doc_bridge_model::config::Config,
-    agent_id: &str,
-    kind: &str,
-) -> &'static str {
-    let registry = config.intelligence.as_ref().and_then(|i| i.get("registry"));
-    let default_agent = registry
-        .and_then(|r| r.get("agentId"))
-        .and_then(serde_json::Value::as_str);
-    let roles = registry.and_then(|r| r.get("roles"));
-    let plays = |role: &str| -> bool {
-        let setting = roles.and_then(|r| r.get(role));
-        let agent = match setting {
-            None if role == "curator" => default_agent,
-            Some(serde_json::Value::Bool(true)) => default_agent,
-            Some(serde_json::Value::Object(agent)) => {
-                agent.get("agentId").and_then(serde_json::Value::as_str)
-            }
-            _ => None,
-        };
-        agent == Some(agent_id)
-    };
-    // Kinds only the reviewer is for (`flag-gap`, which both may make, counts as the curator's).
-    let reviewer_kind = doc_bridge_model::enrichment::ProposalKind::parse(kind)
-        .is_some_and(|k| roles_for(k) == [Role::Reviewer]);
-    match (plays("curator"), plays("reviewer"), plays("adjudicator")) {
-        (_, true, _) if reviewer_kind => "reviewer",
-        (false, true, _) => "reviewer",
-        (false, false, true) => "adjudicator",
-        _ => "curator",
-    }
-}
-
 /// `doc-bridge enrich stats`: per agent, role and kind, what the validators and the people decided.
 pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
@@ -619,14 +544,8 @@ pub fn stats(args: &EnrichRevalidateArgs) -> CommandResult {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::{collect_agent_ids, role_for};
-    use doc_bridge_model::config::Config;
+    use super::collect_agent_ids;
     use std::collections::BTreeSet;
-
-    fn config(registry: &str) -> Config {
-        let text = format!(r#"{{"schemaVersion": 1, "intelligence": {{"registry": {registry}}}}}"#);
-        Config::parse(text.as_bytes(), "c").unwrap()
-    }
 
     #[test]
     fn agent_ids_are_found_in_the_registry_and_its_roles() {
@@ -637,27 +556,5 @@ mod tests {
             ids.into_iter().collect::<Vec<_>>(),
             ["curator-bot", "review-bot", "spaced"]
         );
-    }
-
-    #[test]
-    fn an_agent_counts_under_the_role_it_is_configured_for() {
-        let c = config(
-            r#"{"agentId": "cur", "roles": {"reviewer": {"agentId": "rev"}, "adjudicator": {"agentId": "judge"}}}"#,
-        );
-        assert_eq!(role_for(&c, "cur", "summarize"), "curator");
-        assert_eq!(role_for(&c, "rev", "mark-canonical"), "reviewer");
-        assert_eq!(role_for(&c, "judge", "mark-canonical"), "adjudicator");
-        // Not configured (a proposal from a file): the curator.
-        assert_eq!(role_for(&c, "someone", "rank-hint"), "curator");
-        assert_eq!(role_for(&Config::default(), "x", "summarize"), "curator");
-    }
-
-    #[test]
-    fn one_identity_in_two_roles_counts_by_what_the_kind_is_for() {
-        let c = config(r#"{"agentId": "bot", "roles": {"reviewer": true}}"#);
-        assert_eq!(role_for(&c, "bot", "add-alias"), "curator");
-        assert_eq!(role_for(&c, "bot", "propose-relation"), "reviewer");
-        let off = config(r#"{"agentId": "bot", "roles": {"curator": false, "reviewer": true}}"#);
-        assert_eq!(role_for(&off, "bot", "add-alias"), "reviewer");
     }
 }

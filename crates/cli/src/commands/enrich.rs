@@ -514,7 +514,7 @@ fn finish(overlay: &mut EnrichmentOverlayV1, expired: u64) {
     overlay.rejected.sort();
     overlay.rejected.dedup();
     overlay.stats.expired += expired;
-    super::approve::recount(overlay);
+    doc_bridge_enrich::recount(overlay);
     let _ = overlay.seal();
 }
 
