@@ -1,0 +1,105 @@
+//! The derived caches under `.doc-bridge/cache/`: file stamps, per-file analyses and the
+//! search cache; rebuildable, never authoritative.
+
+use doc_bridge_discover::analysis_cache::AnalysisCache;
+
+use doc_bridge_discover::stamps::{Stamps, now_ns};
+use doc_bridge_discover::walk::WalkedFile;
+use doc_bridge_model::index::DocBridgeIndexV1;
+use doc_bridge_model::snapshot::Snapshot;
+use doc_bridge_model::{ContentHash, RelPath};
+use doc_bridge_retrieve::cache::{FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
+use doc_bridge_retrieve::collection::Collection;
+use doc_bridge_store::artifact::write_atomic;
+
+use crate::repo::Repo;
+
+use super::*;
+
+/// The stamp cache, under `.doc-bridge/`.
+pub const STAMPS_FILE: &str = "cache/stamps.bin";
+/// The search cache, under `.doc-bridge/`.
+pub const SEARCH_CACHE_FILE: &str = "cache/search.bin";
+
+/// The stamp of a file on disk.
+pub fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
+    stamp_of(&std::fs::metadata(path).ok()?)
+}
+
+/// The stamp of a file with this metadata.
+pub fn stamp_of(metadata: &std::fs::Metadata) -> Option<FileStamp> {
+    let modified_ns = metadata
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos() as i128;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(metadata);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some(FileStamp {
+        bytes: metadata.len(),
+        modified_ns,
+        inode,
+    })
+}
+
+/// The caches that depend only on the scan: analyses and file stamps. Best effort: caches only
+/// make later commands faster.
+pub fn write_file_caches(
+    repo: &Repo,
+    walked: &[WalkedFile],
+    snapshot: &Snapshot,
+    analyses: &AnalysisCache,
+) {
+    let _ = write_atomic(&repo.artifact(ANALYSIS_CACHE_FILE), &analyses.to_bytes());
+    let hashes: Vec<(RelPath, ContentHash)> = snapshot
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.content_hash.clone()))
+        .collect();
+    let _ = write_atomic(
+        &repo.artifact(STAMPS_FILE),
+        &Stamps::record(walked, &hashes, now_ns()).to_bytes(),
+    );
+}
+
+/// The search cache, keyed by the stamp of the `index.json` just written (so it must follow
+/// that write). Best effort; returns the collection back when it wrote.
+pub fn write_search_cache(
+    repo: &Repo,
+    index: &DocBridgeIndexV1,
+    collection: Collection,
+) -> Option<Collection> {
+    let stamp = file_stamp(&repo.artifact(INDEX_FILE))?;
+    Some(write_search_cache_for(repo, index, collection, stamp, None))
+}
+
+/// [`write_search_cache`] for an `index.json` whose stamp is known (it may still be on its way
+/// into place: see `artifact::PendingWrite`), and the stamp of the `snapshot.json` it was built
+/// from when the caller knows it. Returns the collection back.
+pub fn write_search_cache_for(
+    repo: &Repo,
+    index: &DocBridgeIndexV1,
+    collection: Collection,
+    stamp: FileStamp,
+    snapshot_stamp: Option<FileStamp>,
+) -> Collection {
+    let cache = SearchCache {
+        format: SEARCH_CACHE_FORMAT,
+        lexicon_version: doc_bridge_model::retrieval::LEXICON_VERSION,
+        index_stamp: stamp,
+        index_hash: index.content_hash.clone(),
+        inputs_hash: index.inputs.hash.clone(),
+        snapshot_stamp,
+        retrieval: index.retrieval.clone(),
+        collection,
+    };
+    // Checksummed and verified on every read: no need to wait for the disk.
+    let _ = doc_bridge_store::artifact::write_cache_atomic(
+        &repo.artifact(SEARCH_CACHE_FILE),
+        &cache.to_bytes(),
+    );
+    cache.collection
+}
