@@ -16,7 +16,8 @@ pub struct Cli {
 /// Options every command shares.
 #[derive(Debug, Clone, Args)]
 pub struct Common {
-    /// The repository root (default: the current directory).
+    /// The repository root (default: the nearest directory at or above the current one holding
+    /// `.doc-bridge/` or `doc-bridge.config.json`, else the git work tree, else the current one).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// The configuration file to load (default: `doc-bridge.config.json` at the root); its

@@ -60,6 +60,27 @@ pub enum ConfigState {
     },
 }
 
+/// The repository root for a command run in `start` without `--root`: the nearest directory,
+/// `start` or above, that holds `.doc-bridge/` or `doc-bridge.config.json`; else the nearest that
+/// holds `.git` (a work tree, or a worktree's `.git` file); else `start` itself. So a command run
+/// anywhere inside a repository answers for the repository (docs/configuration.md).
+pub fn discover_root(start: &Path) -> PathBuf {
+    let marked = |dir: &Path, names: &[&str]| {
+        names
+            .iter()
+            .any(|name| std::fs::symlink_metadata(dir.join(name)).is_ok())
+    };
+    let found = |names: &[&str]| {
+        start
+            .ancestors()
+            .find(|dir| marked(dir, names))
+            .map(Path::to_path_buf)
+    };
+    found(&[ARTIFACT_DIR, CONFIG_FILE])
+        .or_else(|| found(&[".git"]))
+        .unwrap_or_else(|| start.to_path_buf())
+}
+
 /// The configuration file `--config` named, for this process: set once, before the command
 /// runs, by [`choose_config`]. A [`Repo::open`] of its directory reads it instead of
 /// [`CONFIG_FILE`].
@@ -139,7 +160,8 @@ pub fn choose_config(
 }
 
 impl Repo {
-    /// Opens the repository at `root` (default: the current directory) and loads its config;
+    /// Opens the repository at `root` (default: [`discover_root`] from the current directory)
+    /// and loads its config;
     /// an invalid configuration is an error naming the first wrong key (exit 2).
     pub fn open(root: Option<&Path>) -> Result<Repo, UserError> {
         let (repo, state) = Repo::open_checked(root)?;
@@ -167,8 +189,9 @@ impl Repo {
     pub fn open_checked(root: Option<&Path>) -> Result<(Repo, ConfigState), UserError> {
         let root = match root {
             Some(root) => root.to_path_buf(),
-            None => std::env::current_dir()
-                .map_err(|e| UserError::error(format!("cannot read the current directory: {e}")))?,
+            None => discover_root(&std::env::current_dir().map_err(|e| {
+                UserError::error(format!("cannot read the current directory: {e}"))
+            })?),
         };
         let root = root.canonicalize().map_err(|e| {
             UserError::error(format!(

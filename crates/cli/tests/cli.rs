@@ -83,3 +83,53 @@ fn index_json_output_reports_counts_and_hash() {
     );
     insta::assert_json_snapshot!("index-json-output", report);
 }
+
+/// Runs `doc-bridge <args>` in `cwd`, without `--root`.
+fn run_in(cwd: &std::path::Path, args: &[&str]) -> std::process::Output {
+    doc_bridge().current_dir(cwd).args(args).output().unwrap()
+}
+
+/// Without `--root`, a command run anywhere inside a repository finds its root: the nearest
+/// `.doc-bridge/` or `doc-bridge.config.json` above, else the enclosing git work tree; `--root`
+/// still wins.
+#[test]
+fn commands_find_the_repository_root_from_a_nested_directory() {
+    let dir = fixture_copy("ts-workspace");
+    let nested = dir.path().join("packages/auth/src");
+    // No index yet, only a work tree: `index` from deep inside indexes the whole tree.
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let out = run_in(&nested, &["index", "--quiet"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(dir.path().join(".doc-bridge/index.json").is_file());
+    assert!(!nested.join(".doc-bridge").exists());
+
+    // Search and query from the nested directory answer for the repository.
+    let out = run_in(&nested, &["search", "createSession", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        !results["results"].as_array().unwrap().is_empty(),
+        "{results:#}"
+    );
+    let out = run_in(&nested, &["index", "--check"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    // A nested project with its own configuration is its own root, inside the outer work tree.
+    let inner = dir.path().join("packages/core");
+    write_config(&inner, &serde_json::json!({"schemaVersion": 1}));
+    let out = run_in(&inner.join("src"), &["index", "--check"]);
+    assert_eq!(code(&out), 1, "no index there yet: {}", stdout(&out));
+    assert!(stdout(&out).contains("no index"), "{}", stdout(&out));
+
+    // `--root` wins: the outer index, which the inner configuration file made stale.
+    let out = run_in(
+        &inner,
+        &["index", "--check", "--root", dir.path().to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("+packages/core/doc-bridge.config.json"),
+        "{}",
+        stdout(&out)
+    );
+}
