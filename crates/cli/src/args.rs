@@ -25,7 +25,8 @@ pub struct Common {
     /// with --root, both must name the same directory.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// No progress bar and no summary on stderr.
+    /// No progress bar, and no run summary from `index` and `scan` (warnings, errors and
+    /// `--json` output still print).
     #[arg(long, short)]
     pub quiet: bool,
     /// Worker threads (default: one per core).
@@ -248,9 +249,9 @@ pub struct SearchArgs {
     /// The query (several words are joined with spaces).
     #[arg(required = true, num_args = 1..)]
     pub query: Vec<String>,
-    /// Maximum results.
-    #[arg(long, default_value_t = 10)]
-    pub limit: usize,
+    /// Maximum results (at least 1).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub limit: u64,
     /// Only results of this kind.
     #[arg(long, value_parser = ["document", "module", "area", "package"])]
     pub kind: Option<String>,
@@ -263,9 +264,9 @@ pub struct SearchArgs {
     /// The asked language (default: `retrieval.language`, else `en`).
     #[arg(long)]
     pub lang: Option<String>,
-    /// Drop results under this share of the best score (0 keeps all).
-    #[arg(long, default_value_t = 1.0 / 3.0)]
-    pub floor: f64,
+    /// Drop results under this share of the best score, 0 to 1 (0 keeps all) [default: a third].
+    #[arg(long, value_name = "SHARE")]
+    pub floor: Option<f64>,
     /// Leave out tests and test fixtures.
     #[arg(long)]
     pub no_tests: bool,

@@ -133,3 +133,30 @@ fn commands_find_the_repository_root_from_a_nested_directory() {
         stdout(&out)
     );
 }
+
+/// Rough edges of the command line: `--limit 0` is a usage error, the floor's default reads as
+/// words in `--help`, and `-q` leaves stdout to `--json`.
+#[test]
+fn limit_zero_floor_help_and_quiet_runs() {
+    let dir = fixture_copy("ts-workspace");
+    let out = run(dir.path(), &["index", "-q"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "", "index -q prints no summary");
+    let out = run(dir.path(), &["index", "-q", "--force", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(report["indexHash"].is_string());
+    let out = run(dir.path(), &["scan", "-q"]);
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()));
+
+    let out = run(dir.path(), &["search", "session", "--limit", "0"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("--limit"), "{}", stderr(&out));
+    let out = run(dir.path(), &["search", "session", "--limit", "1", "--json"]);
+    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results["results"].as_array().unwrap().len(), 1);
+
+    let help = doc_bridge().args(["search", "--help"]).output().unwrap();
+    let help = stdout(&help);
+    assert!(help.contains("[default: a third]"), "{help}");
+    assert!(!help.contains("0.333"), "{help}");
+}

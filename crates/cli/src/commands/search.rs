@@ -18,9 +18,11 @@ use crate::repo::Repo;
 
 /// Runs a search and prints the results.
 pub fn run(args: &SearchArgs) -> CommandResult {
-    if !(0.0..=1.0).contains(&args.floor) {
+    let floor = args.floor.unwrap_or(rank::DEFAULT_FLOOR);
+    if !(0.0..=1.0).contains(&floor) {
         return Err(UserError::error("--floor must be between 0 and 1"));
     }
+    let limit = usize::try_from(args.limit).unwrap_or(usize::MAX);
     let repo = phase("open repository", || {
         Repo::open(args.common.root.as_deref())
     })?;
@@ -30,13 +32,13 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     let query = args.query.join(" ");
     let options = SearchOptions {
         // The best few dozen are looked into for their passages, then cut to the limit.
-        limit: args.limit.max(rank::PASSAGE_CANDIDATES),
+        limit: limit.max(rank::PASSAGE_CANDIDATES),
         no_tests: args.no_tests,
         paths: path_globs(&args.paths)?,
         kind: args.kind.clone(),
         explain: args.explain,
         agent: args.agent,
-        floor: args.floor,
+        floor,
         language: args
             .lang
             .clone()
@@ -49,7 +51,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     let (hits, snippets) = phase("passages", || {
         let texts = result_texts(&repo, collection, &hits);
         let order: Vec<usize> = hits.iter().map(|h| h.entry).collect();
-        let hits = rank::rerank_by_passages(collection, &query, hits, &texts, args.limit);
+        let hits = rank::rerank_by_passages(collection, &query, hits, &texts, limit);
         let terms: BTreeSet<String> = lexicon::tokens(&query).into_iter().collect();
         let snippets: Vec<Option<Passage>> = hits
             .iter()
