@@ -160,3 +160,41 @@ fn limit_zero_floor_help_and_quiet_runs() {
     assert!(help.contains("[default: a third]"), "{help}");
     assert!(!help.contains("0.333"), "{help}");
 }
+
+/// `init` does not pin the project's name: the index still takes the root package's.
+#[test]
+fn init_leaves_the_project_named_after_its_package() {
+    let dir = fixture_copy("ts-workspace");
+    assert_eq!(code(&run(dir.path(), &["init"])), 0);
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("doc-bridge.config.json")).unwrap())
+            .unwrap();
+    assert!(written["project"]["name"].is_null(), "{written:#}");
+    index(dir.path());
+    assert_eq!(
+        artifact(dir.path(), "index.json")["project"]["name"],
+        "ts-workspace-root"
+    );
+}
+
+/// A handoff without checks says so once (not "(none) (none)").
+#[test]
+fn a_handoff_without_checks_says_so_once() {
+    let dir = fixture_copy("docs-site");
+    index(dir.path());
+    let index = artifact(dir.path(), "index.json");
+    let document = index["knowledge"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["type"] == "document")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let out = run(dir.path(), &["query", &document]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let checks = text.lines().find(|l| l.starts_with("checks:")).unwrap();
+    assert_eq!(checks, "checks:      (none found)");
+}

@@ -27,9 +27,10 @@ pub fn run(args: &InitArgs) -> CommandResult {
         }
         return Err(UserError::findings(message));
     }
+    // No `project.name`: left out, the index takes the root manifest's package name, else the
+    // directory's; pinning the directory's name here would hide the package's.
     let config = json!({
         "schemaVersion": 1,
-        "project": {"name": repo.default_project_name()},
         "corpus": {"agent": {"root": DEFAULT_AGENT_ROOT}},
         "safety": {"exclude": [], "maxFileBytes": DEFAULT_MAX_FILE_BYTES},
         "analysis": {"areas": {"depth": 1}},

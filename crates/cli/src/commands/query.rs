@@ -67,15 +67,15 @@ pub fn run(args: &QueryArgs) -> CommandResult {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    crate::outln!(
-        "checks:      {} ({})",
-        if h.checks.is_empty() {
-            "(none)".to_owned()
-        } else {
-            h.checks.join("; ")
-        },
-        handoff.checks_source
-    );
+    if h.checks.is_empty() {
+        crate::outln!("checks:      (none found)");
+    } else {
+        crate::outln!(
+            "checks:      {} ({})",
+            h.checks.join("; "),
+            handoff.checks_source
+        );
+    }
     for related in &handoff.related {
         crate::outln!(
             "{:<12} {} ({} imports; {}:{} `{}`)",
