@@ -776,3 +776,54 @@ fn a_second_canonical_document_waits_in_conflict_and_cannot_be_approved_past_the
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(code(&run(dir.path(), &["enrich", "revalidate"])), 0);
 }
+
+/// The 12-character ids `enrich list` shows decide too; a prefix two pending ids share, or one
+/// under eight characters, does not.
+#[test]
+fn a_listed_short_id_decides_and_an_ambiguous_prefix_is_refused() {
+    let dir = fixture_copy("ts-workspace");
+    let (auth, core) = with_two_pending(&dir);
+    let out = run(dir.path(), &["enrich", "list"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains(&auth[..12]), "{}", stdout(&out));
+    let short = run(
+        dir.path(),
+        &["enrich", "approve", &auth[..7], "--by", "Ada"],
+    );
+    assert_eq!(
+        code(&short),
+        1,
+        "under eight characters: {}",
+        stderr(&short)
+    );
+    let common = auth
+        .chars()
+        .zip(core.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common >= 8 {
+        let out = run(
+            dir.path(),
+            &["enrich", "approve", &auth[..common], "--by", "Ada"],
+        );
+        assert_eq!(code(&out), 1);
+        assert!(
+            stderr(&out).contains("begins 2 pending"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = run(
+        dir.path(),
+        &["enrich", "approve", &auth[..12], "--by", "Ada"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let stored: Value = serde_json::from_slice(&overlay(&dir)).unwrap();
+    let accepted: Vec<&str> = stored["accepted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["proposal"]["proposalId"].as_str().unwrap())
+        .collect();
+    assert_eq!(accepted, [auth.as_str()]);
+}

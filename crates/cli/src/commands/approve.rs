@@ -83,6 +83,9 @@ impl Outcome {
     }
 }
 
+/// The shortest id prefix `enrich approve` and `reject` take.
+pub const MIN_ID_PREFIX: usize = 8;
+
 /// The one decision function behind `enrich approve|reject`, the MCP `proposals` tool and the
 /// review page's commands: the approval store decides first, the overlay moves second, the
 /// index is re-derived last, all under the overlay lock ([`crate::lock`]). Every refusal (not a
@@ -90,6 +93,9 @@ impl Outcome {
 /// author; unknown or decided; changed target; stale index) is a [`UserError`] and touches
 /// nothing. Recorded decisions the overlay does not reflect yet (a crash between the two
 /// writes) are applied first. Prints nothing.
+///
+/// `proposal_id` may be a prefix of at least [`MIN_ID_PREFIX`] characters that only one pending
+/// proposal's id begins with (`enrich list` shows the first 12).
 pub fn decide_proposal(
     repo: &Repo,
     proposal_id: &str,
@@ -115,11 +121,27 @@ pub fn decide_proposal(
     };
     let records = crate::agent_stage::load_judgments(repo);
     let reconciled = !reconcile(&mut overlay, &records).is_empty();
-    let Some(position) = overlay
+    // A full id, or (as `enrich list` shows them) a prefix only one pending proposal has.
+    let prefixed: Vec<usize> = overlay
         .pending
         .iter()
-        .position(|e| e.proposal.proposal_id == proposal_id)
-    else {
+        .enumerate()
+        .filter(|(_, e)| {
+            proposal_id.len() >= MIN_ID_PREFIX && e.proposal.proposal_id.starts_with(proposal_id)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let exact = overlay
+        .pending
+        .iter()
+        .position(|e| e.proposal.proposal_id == proposal_id);
+    if exact.is_none() && prefixed.len() > 1 {
+        return Err(UserError::findings(format!(
+            "`{proposal_id}` begins {} pending proposal ids; give more of it",
+            prefixed.len()
+        )));
+    }
+    let Some(position) = exact.or(prefixed.first().copied()) else {
         if reconciled {
             // The recorded decisions are written into the overlay (and the index) even though
             // this one is refused.
