@@ -662,7 +662,11 @@ fn install_writes_merging_other_servers_and_asks_first() {
         serde_json::from_slice(&std::fs::read(dir.path().join(".cursor/mcp.json")).unwrap())
             .unwrap();
     assert_eq!(written["mcpServers"]["other"]["command"], "other-server");
-    assert_eq!(written["mcpServers"]["doc-bridge"]["args"][0], "mcp");
+    // A project file to commit: no path of this machine in it.
+    assert_eq!(
+        written["mcpServers"]["doc-bridge"],
+        json!({"command": "doc-bridge", "args": ["mcp"]})
+    );
     // Again: already there, byte for byte.
     let first = std::fs::read(dir.path().join(".cursor/mcp.json")).unwrap();
     let out = run(

@@ -34,17 +34,41 @@ impl Client {
     }
 }
 
-/// The server entry: this executable, started as `mcp --root <root>`, or as
-/// `mcp --config <file>` for a configuration file of another name than the default (given to
-/// `install` with `--config`).
-pub fn server_entry(exe: &Path, repo: &Repo) -> Value {
-    let args = if repo.config_file.as_str() == CONFIG_FILE {
-        json!(["mcp", "--root", repo.root.to_string_lossy()])
-    } else {
-        let config = repo.root.join(repo.config_file.as_str());
-        json!(["mcp", "--config", config.to_string_lossy()])
+/// The server entry. `Portable` (a project-scoped file written into the repository, meant to be
+/// committed): `doc-bridge` from the `PATH`, started as `mcp` in the project, whose root it
+/// finds itself, or `mcp --config <file relative to the root>`. `Local` (printed, for a
+/// user-level configuration such as Claude Desktop's): this executable's absolute path, started
+/// as `mcp --root <root>` or `mcp --config <absolute file>`.
+pub fn server_entry(exe: &Path, repo: &Repo, scope: Scope) -> Value {
+    let default_config = repo.config_file.as_str() == CONFIG_FILE;
+    let (command, args) = match scope {
+        Scope::Portable if default_config => ("doc-bridge".into(), json!(["mcp"])),
+        Scope::Portable => (
+            "doc-bridge".into(),
+            json!(["mcp", "--config", repo.config_file.as_str()]),
+        ),
+        Scope::Local if default_config => (
+            exe.to_string_lossy(),
+            json!(["mcp", "--root", repo.root.to_string_lossy()]),
+        ),
+        Scope::Local => {
+            let config = repo.root.join(repo.config_file.as_str());
+            (
+                exe.to_string_lossy(),
+                json!(["mcp", "--config", config.to_string_lossy()]),
+            )
+        }
     };
-    json!({"command": exe.to_string_lossy(), "args": args})
+    json!({"command": command, "args": args})
+}
+
+/// Where a server entry goes (see [`server_entry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// A project file in the repository: no machine's paths in it.
+    Portable,
+    /// Printed for a configuration on this machine: absolute paths.
+    Local,
 }
 
 /// `existing` (a client configuration file's bytes, if any) with the `doc-bridge` server set to
@@ -81,8 +105,8 @@ pub fn run(args: &McpInstallArgs) -> CommandResult {
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| UserError::error(format!("cannot find this executable's path: {e}")))?;
-    let entry = server_entry(&exe, &repo);
     if !args.write {
+        let entry = server_entry(&exe, &repo, Scope::Local);
         let config = merged(None, entry).map_err(UserError::error)?;
         crate::outln!("{config:#}");
         return Ok(Exit::Ok);
@@ -98,6 +122,7 @@ pub fn run(args: &McpInstallArgs) -> CommandResult {
             )));
         }
     };
+    let entry = server_entry(&exe, &repo, Scope::Portable);
     let config = merged(existing.as_deref(), entry).map_err(|why| {
         UserError::error(format!(
             "refusing to change {}: {why}; fix or move it, or copy the output of `doc-bridge mcp install` by hand",
