@@ -19,6 +19,18 @@ fn enrich(dir: &FixtureCopy) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `enrich --json` with an agent that never answers: exit 2, the summary still printed.
+fn enrich_failing(dir: &FixtureCopy) -> Value {
+    let out = run(dir.path(), &["enrich", "--json"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("every agent call failed"),
+        "{}",
+        stderr(&out)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn reference_agent_runs_the_whole_loop_and_the_cache_saves_every_call_on_an_unchanged_repository() {
     let dir = fixture_copy("ts-workspace");
@@ -103,7 +115,15 @@ fn failing_agents_are_recorded_with_value_free_reasons_and_lose_nothing() {
         let config = json!({"schemaVersion": 1, "intelligence": {"registry": {"agentId": "reference-agent", "promptVersion": "2", "cli": cli}}});
         write_config(dir.path(), &config);
         index(dir.path());
-        let report = enrich(&dir);
+        // No agent answered: exit 2 naming the reason, and the summary still printed.
+        let out = run(dir.path(), &["enrich", "--json"]);
+        assert_eq!(code(&out), 2, "{reason}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("every agent call failed ({reason} ×")),
+            "{reason}: {}",
+            stderr(&out)
+        );
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
         let failures = report["stage"]["failures"].as_array().unwrap();
         assert_eq!(
             failures.len() as u64,
@@ -313,7 +333,7 @@ fn failed_answers_are_kept_only_when_configured_redacted_and_capped() {
 
     // Off by default: nothing kept.
     configure(&dir, noisy.clone());
-    let report = enrich(&dir);
+    let report = enrich_failing(&dir);
     assert!(!report["stage"]["failures"].as_array().unwrap().is_empty());
     assert_eq!(report["stage"]["captured"], 0);
     assert!(!failed.exists());
@@ -323,7 +343,7 @@ fn failed_answers_are_kept_only_when_configured_redacted_and_capped() {
         "captureFailedAnswers": {"maxBytes": 48}}}});
     write_config(dir.path(), &config);
     index(dir.path());
-    let report = enrich(&dir);
+    let report = enrich_failing(&dir);
     // One capture per failed call (a call may carry several packs of one area).
     let calls = report["stage"]["agentCalls"].as_u64().unwrap();
     assert_eq!(report["stage"]["captured"].as_u64().unwrap(), calls);

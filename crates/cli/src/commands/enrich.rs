@@ -36,7 +36,40 @@ pub fn run(args: &EnrichArgs) -> CommandResult {
     };
     let summary = execute(&repo, raw, args.common.quiet)?;
     print_summary(&summary, args.json);
-    Ok(Exit::Ok)
+    match &summary.stage {
+        Some(stage) if !stage.failures.is_empty() => {
+            let asked = stage.packs.saturating_sub(stage.cache_hits);
+            let reasons = failure_reasons(&stage.failures);
+            if stage.failures.len() >= asked {
+                // Nothing was lost (the overlay and index are as consistent as before), but no
+                // agent answered: a configuration or environment error, not a finding.
+                return Err(UserError::error(format!(
+                    "every agent call failed ({reasons}); check the agent configuration (`doc-bridge doctor`)"
+                )));
+            }
+            crate::errln!(
+                "warning: {} of {asked} agent calls failed ({reasons})",
+                stage.failures.len()
+            );
+            Ok(Exit::Ok)
+        }
+        _ => Ok(Exit::Ok),
+    }
+}
+
+/// `spawn ×13, timeout ×2`: the value-free failure reasons by count, most frequent first.
+fn failure_reasons(failures: &[(doc_bridge_model::EntityId, String)]) -> String {
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for (_, reason) in failures {
+        *counts.entry(reason.as_str()).or_default() += 1;
+    }
+    let mut counts: Vec<(&str, usize)> = counts.into_iter().collect();
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    counts
+        .iter()
+        .map(|(reason, n)| format!("{reason} ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What `check --enrich` reports: `{"status": "ok" | "failed" | "skipped", "reason"?}`. The reason
