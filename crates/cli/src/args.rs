@@ -52,6 +52,9 @@ pub enum Command {
     /// The entities of one kind in the index (documents, modules, packages, areas) or its
     /// `knowledge[]` entries.
     List(ListArgs),
+    /// A file's lines, numbered: `PATH`, `PATH:START` or `PATH:START-END` (confined to the root,
+    /// secrets redacted).
+    Get(GetArgs),
     /// One screen on the repository's state: index, configuration, diagnostics, agents, and
     /// what to run next. Writes nothing.
     Doctor(DoctorArgs),
@@ -241,6 +244,17 @@ pub struct Output {
     /// Print readable text (the default).
     #[arg(long)]
     pub text: bool,
+}
+
+/// `doc-bridge get`.
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// `PATH`, `PATH:START` or `PATH:START-END` (1-based, inclusive), relative to the root.
+    pub target: String,
+    #[command(flatten)]
+    pub output: Output,
+    #[command(flatten)]
+    pub common: Common,
 }
 
 /// `doc-bridge search`.

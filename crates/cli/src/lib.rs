@@ -13,6 +13,7 @@ pub mod commands;
 pub mod exit;
 mod head;
 mod last_run;
+pub mod lines;
 pub mod llms;
 pub mod lock;
 pub mod mcp;
@@ -66,6 +67,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
         Command::Index(args) => commands::index::run(args),
         Command::Scan(args) => commands::index::scan(args),
         Command::Schema(args) => commands::schema::run(args),
+        Command::Get(args) => commands::get::run(args),
         Command::Init(args) => commands::init::run(args),
         Command::Search(args) => commands::search::run(args),
         Command::Query(args) => commands::query_forms::run(args),
@@ -107,6 +109,7 @@ fn threads(command: &Command) -> Option<usize> {
         Command::Search(a) => a.common.threads,
         Command::Query(a) => a.common.threads,
         Command::List(a) => a.common.threads,
+        Command::Get(a) => a.common.threads,
         Command::Doctor(a) => a.common.threads,
         Command::Bench(args::BenchCommand::Retrieval(a)) => a.common.threads,
         Command::Enrich(a) => a.common.threads,
@@ -141,6 +144,7 @@ fn common_mut(command: &mut Command) -> Option<&mut args::Common> {
         Command::Search(a) => &mut a.common,
         Command::Query(a) => &mut a.common,
         Command::List(a) => &mut a.common,
+        Command::Get(a) => &mut a.common,
         Command::Doctor(a) => &mut a.common,
         Command::ValidateConfig(a) => &mut a.common,
         Command::Bench(args::BenchCommand::Retrieval(a)) => &mut a.common,

@@ -198,3 +198,51 @@ fn a_handoff_without_checks_says_so_once() {
     let checks = text.lines().find(|l| l.starts_with("checks:")).unwrap();
     assert_eq!(checks, "checks:      (none found)");
 }
+
+/// `get PATH[:START[-END]]`: numbered lines, confined to the root, secrets redacted line for
+/// line (a key block spanning lines included), a range past the end empty.
+#[test]
+fn get_prints_numbered_lines_confined_and_redacted() {
+    let dir = fixture_copy("ts-workspace");
+    let core = std::fs::read_to_string(dir.path().join("docs/core.md")).unwrap();
+    let second: Vec<&str> = core.lines().skip(1).take(2).collect();
+    let out = run(dir.path(), &["get", "docs/core.md:2-3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("2 │ {}\n3 │ {}\n", second[0], second[1])
+    );
+
+    std::fs::write(
+        dir.path().join("docs/keys.md"),
+        "# Keys\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nqwertyuiopasdf\n-----END RSA PRIVATE KEY-----\nafter\n",
+    )
+    .unwrap();
+    let out = run(dir.path(), &["get", "docs/keys.md", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(read["totalLines"], 6);
+    let lines: Vec<&str> = read["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!((lines[0], lines[5]), ("# Keys", "after"));
+    assert!(!stdout(&out).contains("MIIE") && !stdout(&out).contains("qwerty"));
+
+    let out = run(dir.path(), &["get", "docs/core.md:500"]);
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()));
+    for refused in [
+        "../outside.md",
+        "/etc/passwd",
+        "docs/core.md:0",
+        "docs/core.md:9-3",
+    ] {
+        let out = run(dir.path(), &["get", refused]);
+        assert_eq!(code(&out), 2, "{refused}: {}", stdout(&out));
+    }
+    std::fs::write(dir.path().join(".env"), "TOKEN=x\n").unwrap();
+    assert_eq!(code(&run(dir.path(), &["get", ".env"])), 2);
+}

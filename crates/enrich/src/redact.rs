@@ -376,6 +376,14 @@ pub fn redact(text: &str) -> String {
     redact_with(text, &mut |_| REDACTED.to_owned())
 }
 
+/// [`redact`], keeping the line count: a secret that spans lines (a private key block) becomes
+/// [`REDACTED`] on each of its lines, so the lines around it keep their numbers.
+pub fn redact_keeping_lines(text: &str) -> String {
+    redact_with(text, &mut |span| {
+        vec![REDACTED; span.matches('\n').count() + 1].join("\n")
+    })
+}
+
 /// The stable placeholder of a secret span: `[redacted-<first 12 hex digits of its sha256>]`.
 /// The same span always gives the same text, in every run; the text is never a secret itself.
 pub fn placeholder(secret: &str) -> String {
@@ -523,6 +531,17 @@ fn restore_strings(value: &mut serde_json::Value, f: &mut dyn FnMut(&str) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_secret_across_lines_is_redacted_line_for_line() {
+        let text = "one\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIB\nAAKCAQEA\n-----END RSA PRIVATE KEY-----\nsix";
+        let redacted = redact_keeping_lines(text);
+        let lines: Vec<&str> = redacted.lines().collect();
+        assert_eq!(lines.len(), 6, "{redacted}");
+        assert_eq!((lines[0], lines[5]), ("one", "six"));
+        assert!(lines[1..5].iter().all(|l| *l == REDACTED), "{redacted}");
+        assert!(!contains_secret(&redacted));
+    }
 
     #[test]
     fn every_pattern_compiles() {

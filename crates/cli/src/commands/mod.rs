@@ -5,6 +5,7 @@ pub mod bench;
 pub mod check;
 pub mod doctor;
 pub mod enrich;
+pub mod get;
 pub mod index;
 pub mod init;
 pub mod list;

@@ -67,8 +67,6 @@ pub const MAX_NEIGHBOURS_PER_KIND: usize = 200;
 pub const MAX_LINE_COUNT: u32 = 2_000;
 /// Lines returned when `lineCount` is not given.
 pub const DEFAULT_LINE_COUNT: u32 = 400;
-/// The largest file `read_document` reads.
-pub const MAX_READ_BYTES: u64 = 4 << 20;
 /// The longest name, proposal id or reason accepted.
 pub const MAX_TEXT_CHARS: usize = 2_000;
 
@@ -495,48 +493,20 @@ pub fn read_document_tool(state: &mut State, args: ReadDocumentArgs) -> Result<A
             confined.rel
         )));
     }
-    let limit = loaded
-        .repo
-        .config
-        .safety
-        .max_file_bytes()
-        .min(MAX_READ_BYTES);
-    // Opened beneath the root with no link followed: the file confined a moment ago may have
-    // been swapped since.
-    let bytes = loaded
-        .repo
-        .root_dir
-        .read_file(confined.rel.as_str(), limit)
-        .map_err(|e| ToolError::Failed(format!("cannot read `{}`: {e}", confined.rel)))?
-        .ok_or_else(|| {
-            ToolError::Failed(format!(
-                "`{}` is over the {limit}-byte read limit",
-                confined.rel
-            ))
-        })?;
-    let text = match std::str::from_utf8(&bytes) {
-        Ok(text) if !text.contains('\0') => text,
-        _ => {
-            return Err(ToolError::Failed(format!(
-                "`{}` is not UTF-8 text",
-                confined.rel
-            )));
-        }
-    };
-    let lines: Vec<&str> = text.lines().collect();
-    let total = lines.len() as u32;
-    let first = start.min(total.saturating_add(1));
-    let last = first.saturating_add(count - 1).min(total);
-    let numbered: Vec<String> = (first..=last)
-        .filter(|n| *n >= 1 && *n <= total)
-        .map(|n| format!("{n}: {}", lines[(n - 1) as usize]))
+    let read = crate::lines::read_lines(&loaded.repo, confined.rel.as_str(), start, count)
+        .map_err(ToolError::Failed)?;
+    let numbered: Vec<String> = read
+        .lines
+        .iter()
+        .zip(read.first..)
+        .map(|(line, n)| format!("{n}: {line}"))
         .collect();
     let mut value = json!({
-        "path": confined.rel,
-        "startLine": first,
-        "endLine": if numbered.is_empty() { first.saturating_sub(1) } else { last },
-        "totalLines": total,
-        "text": redact(&numbered.join("\n")),
+        "path": read.path,
+        "startLine": read.first,
+        "endLine": read.last,
+        "totalLines": read.total,
+        "text": numbered.join("\n"),
     });
     stale_flag(&mut value, loaded);
     Ok(Answer::core(value))
