@@ -195,6 +195,13 @@ pub struct RetrievalConfig {
     pub trust_policy_aliases: bool,
 }
 
+impl RetrievalConfig {
+    /// The documentation's language: `language`, else `en`.
+    pub fn language(&self) -> &str {
+        self.language.as_deref().unwrap_or("en")
+    }
+}
+
 /// `retrieval.corpus`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -339,6 +346,20 @@ pub struct ConfigError {
     pub message: String,
 }
 
+impl ConfigError {
+    /// `(key, message)` problems as errors of `file`.
+    pub fn all_of(file: &str, problems: Vec<(String, String)>) -> Vec<ConfigError> {
+        problems
+            .into_iter()
+            .map(|(key, message)| ConfigError {
+                file: file.to_owned(),
+                key,
+                message,
+            })
+            .collect()
+    }
+}
+
 /// The most errors [`Config::parse_all`] collects from one file.
 pub const MAX_CONFIG_ERRORS: usize = 64;
 
@@ -440,14 +461,7 @@ impl Config {
 
     /// [`Config::problems`] as errors of `file`.
     fn errors(&self, file: &str) -> Vec<ConfigError> {
-        self.problems()
-            .into_iter()
-            .map(|(key, message)| ConfigError {
-                file: file.to_owned(),
-                key,
-                message,
-            })
-            .collect()
+        ConfigError::all_of(file, self.problems())
     }
 
     /// Every value the types accept but the configuration does not, as (key, message).

@@ -51,12 +51,7 @@ pub fn retrieval(args: &BenchRetrievalArgs) -> CommandResult {
         let options = SearchOptions {
             limit: doc_bridge_retrieve::rank::PASSAGE_CANDIDATES,
             kind: case.kind.clone(),
-            language: repo
-                .config
-                .retrieval
-                .language
-                .clone()
-                .unwrap_or_else(|| "en".to_owned()),
+            language: repo.config.retrieval.language().to_owned(),
             scoring: Scoring::from_settings(&loaded.retrieval),
             ..SearchOptions::default()
         };

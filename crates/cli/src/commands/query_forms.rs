@@ -208,12 +208,7 @@ fn intent(
     // shows first.
     let options = SearchOptions {
         limit: rank::PASSAGE_CANDIDATES,
-        language: repo
-            .config
-            .retrieval
-            .language
-            .clone()
-            .unwrap_or_else(|| "en".to_owned()),
+        language: repo.config.retrieval.language().to_owned(),
         scoring: Scoring::from_settings(retrieval),
         ..SearchOptions::default()
     };

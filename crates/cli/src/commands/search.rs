@@ -42,8 +42,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
         language: args
             .lang
             .clone()
-            .or_else(|| repo.config.retrieval.language.clone())
-            .unwrap_or_else(|| "en".to_owned()),
+            .unwrap_or_else(|| repo.config.retrieval.language().to_owned()),
         scoring: Scoring::from_settings(&loaded.retrieval),
     };
     let collection = &loaded.collection;

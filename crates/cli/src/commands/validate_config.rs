@@ -81,12 +81,5 @@ pub fn run(args: &ValidateConfigArgs) -> CommandResult {
 /// What `enrich` would refuse in `intelligence.registry`, as errors of `file`: every value out
 /// of its range, and the first error of the roles and transports.
 pub(crate) fn agent_errors(config: &Config, file: &str) -> Vec<ConfigError> {
-    agent_problems(config)
-        .into_iter()
-        .map(|(key, message)| ConfigError {
-            file: file.to_owned(),
-            key,
-            message,
-        })
-        .collect()
+    ConfigError::all_of(file, agent_problems(config))
 }

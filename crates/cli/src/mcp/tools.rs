@@ -207,13 +207,7 @@ pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolEr
         limit: limit.max(doc_bridge_retrieve::rank::PASSAGE_CANDIDATES),
         kind: args.kind.clone(),
         explain: args.explain.unwrap_or(false),
-        language: loaded
-            .repo
-            .config
-            .retrieval
-            .language
-            .clone()
-            .unwrap_or_else(|| "en".to_owned()),
+        language: loaded.repo.config.retrieval.language().to_owned(),
         scoring: Scoring::from_settings(&loaded.index.retrieval),
         ..SearchOptions::default()
     };
