@@ -78,6 +78,42 @@ fn edited_index_fails_its_seal() {
     );
 }
 
+/// The artifacts are one line of canonical JSON, whose seals are checked on the bytes; the same
+/// content laid out otherwise (indented, as older versions wrote it, or by hand) is still
+/// valid, checked by hashing its value, and a forged one indented is still caught.
+#[test]
+fn artifacts_are_one_canonical_line_and_an_indented_copy_still_verifies() {
+    let dir = fixture_copy("go-module");
+    index(dir.path());
+    let artifacts = dir.path().join(".doc-bridge");
+    for name in ["index.json", "snapshot.json"] {
+        let bytes = std::fs::read(artifacts.join(name)).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(text.matches('\n').count(), 1, "{name}: one line");
+        assert!(text.ends_with("}\n"), "{name}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        std::fs::write(
+            artifacts.join(name),
+            serde_json::to_vec_pretty(&value).unwrap(),
+        )
+        .unwrap();
+    }
+    // Nothing vouches for the files now: their seals are checked on their values.
+    std::fs::remove_dir_all(artifacts.join("cache")).unwrap();
+    let out = run(dir.path(), &["index", "--check"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let out = run(dir.path(), &["query", "--json", "main.go"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    let path = artifacts.join("index.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    value["project"]["name"] = "forged".into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    let out = run(dir.path(), &["index", "--check"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
 #[test]
 fn unknown_algorithm_is_named() {
     let dir = fixture_copy("go-module");

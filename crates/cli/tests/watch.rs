@@ -357,10 +357,10 @@ fn removing_the_root_ends_the_watch_with_exit_2() {
 
 #[cfg(unix)]
 #[test]
-fn ctrl_c_stops_the_watch_with_exit_0_and_leaves_no_spare_behind() {
+fn ctrl_c_stops_the_watch_with_exit_0_and_leaves_no_temporary_file_behind() {
     let repo = fixture_copy("docs-site");
     let mut watch = Watch::start(repo.path());
-    // One refresh, so the artifacts are replaced through their spares.
+    // One refresh, so the artifacts are replaced.
     let page = repo.path().join("docs/en/index.md");
     let text = std::fs::read_to_string(&page).unwrap();
     std::fs::write(&page, retitle(&text)).unwrap();
@@ -369,20 +369,14 @@ fn ctrl_c_stops_the_watch_with_exit_0_and_leaves_no_spare_behind() {
         "a refresh",
     );
     let artifacts = repo.path().join(".doc-bridge");
-    let spares = || -> Vec<String> {
+    let temporary = || -> Vec<String> {
         std::fs::read_dir(&artifacts)
             .unwrap()
             .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|name| name.starts_with(".doc-bridge-tmp-"))
             .collect()
     };
-    if cfg!(target_os = "linux") {
-        assert!(
-            spares().contains(&".doc-bridge-tmp-spare-index.json".to_owned()),
-            "{:?}",
-            spares()
-        );
-    }
+    assert_eq!(temporary(), Vec::<String>::new());
     let status = Command::new("kill")
         .args(["-INT", &watch.child.id().to_string()])
         .status()
@@ -393,7 +387,7 @@ fn ctrl_c_stops_the_watch_with_exit_0_and_leaves_no_spare_behind() {
         |lines| lines.iter().any(|l| event(l) == "stopped"),
         "stop line",
     );
-    assert!(spares().is_empty(), "{:?}", spares());
+    assert!(temporary().is_empty(), "{:?}", temporary());
 }
 
 #[test]

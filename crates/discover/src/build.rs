@@ -15,7 +15,6 @@ use doc_bridge_model::snapshot::{
 };
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_source::ImportKind;
-use doc_bridge_store::semantic_hash_large_prekeyed;
 
 use crate::areas::{AreaRules, area_of};
 use crate::documents::{MentionShape, document_entity, mention_shape};
@@ -863,16 +862,7 @@ impl<'a> Builder<'a> {
 /// snapshot built here always does).
 pub fn seal_snapshot(snapshot: &Snapshot) -> ContentHash {
     phase("snapshot: seal", || {
-        semantic_hash_large_prekeyed(
-            snapshot,
-            SNAPSHOT_HASH_EXCLUDED,
-            &[
-                &snapshot.files,
-                &snapshot.entities,
-                &snapshot.relations,
-                &snapshot.diagnostics,
-            ],
-        )
+        semantic_hash(snapshot, SNAPSHOT_HASH_EXCLUDED)
     })
     .unwrap_or_else(|_| ContentHash::of_bytes(b""))
 }

@@ -86,19 +86,6 @@ pub fn key_order(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// Appends the canonical JSON of `value` to `out` (many small values into one buffer, without a
-/// buffer each).
-pub fn append_canonical<T: ?Sized + Serialize>(
-    value: &T,
-    out: &mut Vec<u8>,
-) -> Result<(), EncodeError> {
-    let mut writer = Writer::new(&[]);
-    writer.out = std::mem::take(out);
-    let result = value.serialize(&mut writer);
-    *out = writer.out;
-    result
-}
-
 /// Appends `canonical` (compact JSON as [`Style::Canonical`] writes it) laid out as serde_json's
 /// pretty printer lays a value out at nesting level `depth`: a newline and two spaces per level
 /// after `{`, `[` and `,`, and before `}` and `]`; `": "` after keys; `{}` and `[]` when empty.

@@ -3,15 +3,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use doc_bridge_model::config::Config;
+use doc_bridge_model::hash::semantic_hash;
 use doc_bridge_model::index::{
     DocBridgeIndexV1, INDEX_HASH_EXCLUDED, INDEX_SCHEMA_VERSION, Inputs, KnowledgeEntity,
     KnowledgeEntry, KnowledgeRelation, Lookup, OwnershipRecord, RetrievalSettings,
 };
+use doc_bridge_model::projection::PROJECTION_HASH_EXCLUDED;
 use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field, LEXICON_VERSION};
 use doc_bridge_model::snapshot::{Entity, Package, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
-use doc_bridge_store::artifact::{ArtifactError, PendingWrite};
-use doc_bridge_store::semantic_hash_large_prekeyed;
+use doc_bridge_store::sealed::Encoded;
 use rustc_hash::FxHashSet;
 
 use doc_bridge_model::timing::phase;
@@ -117,12 +118,12 @@ pub fn build_index_with_collection(
     options: IndexOptions<'_>,
 ) -> (DocBridgeIndexV1, Collection) {
     let (mut index, collection) = build_unsealed_index_with_collection(snapshot, options);
-    phase("index: seal", || seal(&mut index));
+    phase("index: seal", || drop(seal(&mut index)));
     (index, collection)
 }
 
 /// [`build_index_with_collection`] without the seal: `contentHash` is the empty input's hash
-/// until the caller seals the index ([`seal`], or [`seal_while_writing`]).
+/// until the caller seals the index ([`seal`]).
 pub fn build_unsealed_index_with_collection(
     snapshot: &Snapshot,
     options: IndexOptions<'_>,
@@ -392,43 +393,26 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
     }
 }
 
-/// Recomputes and stores the index's `contentHash`.
-pub fn seal(index: &mut DocBridgeIndexV1) {
-    if let Some(hash) = index_hash(index) {
-        index.content_hash = hash;
-    }
+/// Seals the index: its projection's `contentHash`, then its own, both from one encoding of
+/// the index. Returns that encoding, sealed, for a caller that writes it (whose `generatedAt`
+/// is still the index's; see `Encoded::set_string`). `None`, and nothing sealed, if the index
+/// cannot be encoded (one built here always can).
+pub fn seal(index: &mut DocBridgeIndexV1) -> Option<Encoded> {
+    let mut encoded = Encoded::new(&*index).ok()?;
+    let projection = encoded
+        .seal_member("projection", PROJECTION_HASH_EXCLUDED)
+        .ok()?;
+    let hash = encoded.seal(INDEX_HASH_EXCLUDED);
+    encoded.set_string("contentHash", hash.as_str()).ok()?;
+    index.projection.content_hash = projection;
+    index.content_hash = hash;
+    Some(encoded)
 }
 
-/// Seals an unsealed index while writing it to `path` (see `artifact::seal_and_prepare`).
-/// The index holds guesses for its `contentHash` and `generatedAt`: the previous file's, when
-/// the content most likely did not change (nothing is written then), or a placeholder hash and
-/// the time to record. When the content changed, the seal and `generated_at_if_changed` take
-/// their places, in the file and in `index`. Returns the write, to commit; `None` outside an
-/// encoding memo (the caller seals, then writes).
-pub fn seal_while_writing(
-    index: &mut DocBridgeIndexV1,
-    path: &std::path::Path,
-    generated_at_if_changed: &str,
-) -> Option<Result<PendingWrite, ArtifactError>> {
-    let sealed = doc_bridge_store::artifact::seal_and_prepare(
-        path,
-        &*index,
-        INDEX_HASH_EXCLUDED,
-        &[&index.knowledge],
-        &[("generatedAt", generated_at_if_changed)],
-    )?;
-    Some(sealed.map(|(hash, pending)| {
-        if hash != index.content_hash {
-            index.generated_at = generated_at_if_changed.to_owned();
-        }
-        index.content_hash = hash;
-        pending
-    }))
-}
-
-/// The sha256-semantic-v1 hash of an index (its seal), or `None` if it cannot be computed.
+/// The sha256-semantic-v1 hash of an index as it stands (its seal), or `None` if it cannot be
+/// computed.
 pub fn index_hash(index: &DocBridgeIndexV1) -> Option<ContentHash> {
-    semantic_hash_large_prekeyed(index, INDEX_HASH_EXCLUDED, &[&index.knowledge]).ok()
+    semantic_hash(index, INDEX_HASH_EXCLUDED).ok()
 }
 
 fn owner_names<'a>(package: &'a Package, owner: Option<&'a Owner>) -> Vec<&'a str> {

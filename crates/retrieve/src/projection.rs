@@ -17,7 +17,6 @@ use doc_bridge_model::retrieval::{Field, LEXICON_VERSION};
 use doc_bridge_model::snapshot::{Entity, RelationKind, Snapshot};
 use doc_bridge_model::timing::phase;
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
-use doc_bridge_store::semantic_hash_large_prekeyed;
 
 use crate::collection::Collection;
 use crate::index_build::owners;
@@ -42,19 +41,26 @@ pub const PROXIMITY_KINDS: &[RelationKind] = &[
     RelationKind::Imports,
 ];
 
-/// Builds the projection.
+/// Builds the projection, sealed.
 pub fn project(
     snapshot: &Snapshot,
     overlay: &OverlaySignals,
     config: &Config,
     configuration_hash: ContentHash,
 ) -> RetrievalIndexV1 {
-    project_with_collection(snapshot, overlay, config, configuration_hash, None).0
+    let mut projection =
+        project_with_collection(snapshot, overlay, config, configuration_hash, None).0;
+    if let Ok(hash) = semantic_hash(&projection, PROJECTION_HASH_EXCLUDED) {
+        projection.content_hash = hash;
+    }
+    projection
 }
 
 /// Builds the projection and the search collection in one pass: the collection's tokenization
 /// also gives the projection's average field lengths. `snapshot_hash`, when given, is the seal
-/// of a snapshot not sealed yet (see `IndexOptions::snapshot_hash`).
+/// of a snapshot not sealed yet (see `IndexOptions::snapshot_hash`). The projection is not
+/// sealed: its `contentHash` is set when the index holding it is sealed (`index_build::seal`,
+/// from the one encoding of the index).
 pub fn project_with_collection(
     snapshot: &Snapshot,
     overlay: &OverlaySignals,
@@ -110,15 +116,6 @@ pub fn project_with_collection(
         .collect();
     if let Some(sealed) = snapshot_hash {
         projection.snapshot_hash = phase("projection: wait for the snapshot's seal", sealed);
-    }
-    if let Ok(hash) = phase("projection: seal", || {
-        semantic_hash_large_prekeyed(
-            &projection,
-            PROJECTION_HASH_EXCLUDED,
-            &[&projection.entries],
-        )
-    }) {
-        projection.content_hash = hash;
     }
     (projection, collection)
 }

@@ -85,12 +85,44 @@ thread_local! {
     static ACTIVE: RefCell<Option<Arc<TokenMemo>>> = const { RefCell::new(None) };
 }
 
-/// Runs `work` with `memo` active on this thread for `Collection::build`.
+/// Runs `work` with `memo` active on this thread for `Collection::build`; the memo active
+/// before comes back afterwards, also when `work` panics.
 pub fn with_token_memo<R>(memo: &Arc<TokenMemo>, work: impl FnOnce() -> R) -> R {
-    doc_bridge_store::scoped::with_installed(&ACTIVE, memo, work)
+    struct Restore(Option<Arc<TokenMemo>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            ACTIVE.with(|active| *active.borrow_mut() = previous);
+        }
+    }
+    let previous = ACTIVE.with(|active| active.replace(Some(Arc::clone(memo))));
+    let _restore = Restore(previous);
+    work()
 }
 
 /// The memo active on this thread.
 pub(crate) fn active() -> Option<Arc<TokenMemo>> {
-    doc_bridge_store::scoped::installed(&ACTIVE)
+    ACTIVE.with(|active| active.borrow().clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_memo_is_active_for_the_call_and_the_previous_one_restored() {
+        let (outer, inner) = (TokenMemo::new(), TokenMemo::new());
+        assert!(active().is_none());
+        let seen = with_token_memo(&outer, || {
+            let nested = with_token_memo(&inner, || active());
+            (nested, active())
+        });
+        assert!(seen.0.is_some_and(|m| Arc::ptr_eq(&m, &inner)));
+        assert!(seen.1.is_some_and(|m| Arc::ptr_eq(&m, &outer)));
+        assert!(active().is_none());
+        // Restored after a panic too.
+        let caught = std::panic::catch_unwind(|| with_token_memo(&outer, || panic!("inside")));
+        assert!(caught.is_err());
+        assert!(active().is_none());
+    }
 }

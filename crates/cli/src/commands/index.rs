@@ -5,13 +5,11 @@ use serde_json::json;
 use crate::args::{IndexArgs, ScanArgs};
 use crate::exit::{CommandResult, Exit, UserError};
 use crate::last_run::{self, LastRun, Summary};
-use crate::pipeline::{
-    self, INDEX_FILE, IndexState, SNAPSHOT_FILE, entity_counts, write_if_changed,
-};
+use crate::pipeline::{self, INDEX_FILE, IndexState, SNAPSHOT_FILE, entity_counts};
 use crate::progress::Progress;
 use crate::repo::Repo;
 use doc_bridge_retrieve::cache::FileStamp;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::snapshot::Snapshot;
@@ -20,9 +18,10 @@ use doc_bridge_retrieve::legacy::{Drift, LEGACY_HASH_ALGO, LegacyIndex};
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::WalkedFile;
+use doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED;
 use doc_bridge_model::timing::phase;
 use doc_bridge_store::artifact::PendingWrite;
-use doc_bridge_store::memo::{EncodingMemo, with_memo};
+use doc_bridge_store::sealed::Encoded;
 
 /// `doc-bridge index [--check]`.
 pub fn run(args: &IndexArgs) -> CommandResult {
@@ -35,18 +34,12 @@ pub fn run(args: &IndexArgs) -> CommandResult {
     if args.watch {
         return super::watch::run(args);
     }
-    // Single use: nothing is remembered for a next run, but the seals encode large arrays on
-    // all cores and the writes indent the seals' pieces (see `EncodingMemo::single_use`).
-    let memo = EncodingMemo::single_use();
-    let result = with_memo(&memo, || build_and_write(args, &repo, &memo));
-    // Its pieces go with the process (see the end of `build_and_write`).
-    std::mem::forget(memo);
-    result
+    build_and_write(args, &repo)
 }
 
-/// Scans, builds and writes every artifact, inside `memo`; or, when nothing changed since the
-/// last run (see `last_run`), says so and writes nothing.
-fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> CommandResult {
+/// Scans, builds and writes every artifact; or, when nothing changed since the last run (see
+/// `last_run`), says so and writes nothing.
+fn build_and_write(args: &IndexArgs, repo: &Repo) -> CommandResult {
     // The publication gate looks at this tree's findings: never answered from the last run.
     let gated = repo.config.index.reference_findings_gate || args.allow_pending_findings;
     if !args.force
@@ -75,45 +68,21 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
         }
         other => other,
     };
-    // The snapshot is sealed and written on a thread of its own while the index is built: the
-    // index needs the snapshot's seal only when its projection is sealed, at the end, and waits
+    // The snapshot is encoded, sealed and written on a thread of its own while the index is
+    // built: the index needs the snapshot's seal only when its projection is done, and waits
     // for it there. The snapshot's sync to disk and rename wait for the end, beside the
-    // index's, so a slow disk holds up neither the build nor the other write. The index itself
-    // is sealed as it is written (`write_index`).
+    // index's, so a slow disk holds up neither the build nor the other write.
     let sealed: OnceLock<ContentHash> = OnceLock::new();
     let ((mut index, collection), written) = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
             let _unblock = Unblock(&sealed);
-            with_memo(memo, || {
-                let hash = pipeline::seal_snapshot(&snapshot);
-                let _ = sealed.set(hash.clone());
-                // Read here, off the build's path: a snapshot's `generatedAt` follows its
-                // entities, so its whole previous file is parsed to find it.
-                let previous = pipeline::read_head(&repo.artifact(SNAPSHOT_FILE));
-                let generated_at =
-                    pipeline::kept_generated_at(previous, &hash, &snapshot.generated_at);
-                let left_out = SnapshotLeftOut {
-                    content_hash: &hash,
-                    generated_at: &generated_at,
-                    stats: &snapshot.stats,
-                };
-                let prepared = phase("write snapshot", || {
-                    doc_bridge_store::artifact::prepare_sealed_fields_if_changed::<Snapshot, _>(
-                        &repo.artifact(SNAPSHOT_FILE),
-                        &left_out,
-                        &hash,
-                    )
-                });
-                // Its pieces (the whole snapshot, encoded) are free for the index to reuse.
-                memo.forget_seal::<Snapshot>();
-                (hash, generated_at, prepared)
-            })
+            write_snapshot(repo, &snapshot, &sealed)
         });
         let snapshot_seal = || sealed.wait().clone();
         let built = pipeline::index_from(repo, &snapshot, Some(&snapshot_seal), false);
         (built, joined(writer))
     });
-    let (hash, generated_at, prepared) = written;
+    let (hash, generated_at, snapshot_pending) = written?;
     announce_legacy_migration(repo, &index);
     if let Some(failed) = &past_gate {
         crate::errln!(
@@ -124,16 +93,6 @@ fn build_and_write(args: &IndexArgs, repo: &Repo, memo: &Arc<EncodingMemo>) -> C
     }
     snapshot.content_hash = hash;
     snapshot.generated_at = generated_at;
-    let snapshot_pending = match prepared {
-        Ok(pending) => pending,
-        // Not written from the seal (no seal to write from: not expected inside this memo):
-        // written whole now that the snapshot holds its seal.
-        Err(_) => pipeline::prepare_sealed_if_changed(
-            &repo.artifact(SNAPSHOT_FILE),
-            &snapshot,
-            &snapshot.content_hash,
-        )?,
-    };
     let written = write_index_and_caches(
         repo,
         snapshot_pending,
@@ -361,47 +320,58 @@ fn write_index_and_caches(
     })
 }
 
-/// Seals the unsealed `index` and writes `index.json`, up to its sync and rename; `generated_at`
-/// is the time it records if its content changed (the snapshot's).
-///
-/// Sealed as it is written (the hash on one thread, the file on another), compared with the
-/// file there on the way: written as the previous index's head says when there is one (most
-/// runs change nothing, and then not a byte is written), else with a placeholder hash; the hash,
-/// and the time if the content changed, put in place at the end. Sealed first, then written,
-/// when the two times differ in length (a hand-edited file) and so cannot replace each other.
+/// Encodes and seals the unsealed `snapshot` (publishing the seal in `sealed` as soon as it is
+/// known) and prepares `snapshot.json`, up to its sync and rename. Returns the seal, the
+/// `generatedAt` recorded (the previous file's when the content did not change) and the write.
+fn write_snapshot(
+    repo: &Repo,
+    snapshot: &Snapshot,
+    sealed: &OnceLock<ContentHash>,
+) -> Result<(ContentHash, String, PendingWrite), UserError> {
+    let mut encoded = phase("snapshot: encode", || Encoded::new(snapshot)).map_err(cannot_write)?;
+    let hash = phase("snapshot: seal", || encoded.seal(SNAPSHOT_HASH_EXCLUDED));
+    let _ = sealed.set(hash.clone());
+    let previous = pipeline::read_head(&repo.artifact(SNAPSHOT_FILE));
+    let generated_at = pipeline::kept_generated_at(previous, &hash, &snapshot.generated_at);
+    encoded
+        .set_string("contentHash", hash.as_str())
+        .and_then(|()| encoded.set_string("generatedAt", &generated_at))
+        .map_err(cannot_write)?;
+    let pending = phase("write snapshot", || {
+        encoded.prepare_write(&repo.artifact(SNAPSHOT_FILE))
+    })
+    .map_err(cannot_write)?;
+    Ok((hash, generated_at, pending))
+}
+
+/// Seals the unsealed `index` (from one encoding, see `doc_bridge_retrieve::seal`) and
+/// prepares `index.json`, up to its sync and rename; `generated_at` is the time it records if
+/// its content changed (the snapshot's), else the previous file's is kept.
 fn write_index(
     repo: &Repo,
     index: &mut DocBridgeIndexV1,
     generated_at: &str,
 ) -> Result<PendingWrite, UserError> {
     let path = repo.artifact(INDEX_FILE);
+    index.generated_at = generated_at.to_owned();
+    let mut encoded = phase("index: encode and seal", || {
+        doc_bridge_retrieve::seal(index)
+    })
+    .ok_or_else(|| UserError::error("cannot write artifact: the index does not encode"))?;
     let previous = pipeline::read_head(&path);
-    if previous
-        .as_ref()
-        .is_none_or(|head| head.generated_at.len() == generated_at.len())
-    {
-        (index.content_hash, index.generated_at) = match previous.clone() {
-            Some(head) => (head.content_hash, head.generated_at),
-            None => (ContentHash::of_bytes(b""), generated_at.to_owned()),
-        };
-        // `None` outside an encoding memo (not the case here): sealed, then written, below.
-        if let Some(pending) = doc_bridge_retrieve::seal_while_writing(index, &path, generated_at) {
-            return pending.map_err(|e| UserError::error(format!("cannot write artifact: {e}")));
-        }
+    let kept = pipeline::kept_generated_at(previous, &index.content_hash, generated_at);
+    if kept != index.generated_at {
+        encoded
+            .set_string("generatedAt", &kept)
+            .map_err(cannot_write)?;
+        index.generated_at = kept;
     }
-    doc_bridge_retrieve::seal(index);
-    index.generated_at = pipeline::kept_generated_at(previous, &index.content_hash, generated_at);
-    pipeline::prepare_sealed_if_changed(&path, index, &index.content_hash)
+    encoded.prepare_write(&path).map_err(cannot_write)
 }
 
-/// The fields a snapshot's seal leaves out (`SNAPSHOT_HASH_EXCLUDED`), written beside the
-/// sealed ones by the thread that sealed it.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SnapshotLeftOut<'a> {
-    content_hash: &'a ContentHash,
-    generated_at: &'a str,
-    stats: &'a doc_bridge_model::snapshot::SnapshotStats,
+/// An artifact that could not be encoded or written, as the user's error.
+fn cannot_write(error: doc_bridge_store::artifact::ArtifactError) -> UserError {
+    UserError::error(format!("cannot write artifact: {error}"))
 }
 
 /// Gives a placeholder seal if the sealing thread ends without one (it panicked), so the index
@@ -584,7 +554,7 @@ pub fn scan(args: &ScanArgs) -> CommandResult {
     let snapshot = pipeline::scan(&repo, &Progress::new(args.common.quiet))?.snapshot;
     // The index (if any) still names the snapshot it was built from: keep that one for it.
     pipeline::keep_paired_snapshot(&repo);
-    let wrote = write_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
+    let wrote = pipeline::write_sealed_if_changed(&repo.artifact(SNAPSHOT_FILE), &snapshot)?;
     let counts = entity_counts(&snapshot);
     if args.json {
         crate::outln!(
@@ -609,32 +579,4 @@ pub fn scan(args: &ScanArgs) -> CommandResult {
         );
     }
     Ok(Exit::Ok)
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-
-    #[test]
-    fn the_snapshot_fields_written_apart_are_exactly_those_its_seal_leaves_out() {
-        let hash = ContentHash::of_bytes(b"");
-        let stats = doc_bridge_model::snapshot::SnapshotStats::default();
-        let left_out = SnapshotLeftOut {
-            content_hash: &hash,
-            generated_at: "2026-11-30T00:00:00.000Z",
-            stats: &stats,
-        };
-        let value = serde_json::to_value(&left_out).unwrap();
-        let mut keys: Vec<&str> = value
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let mut excluded = doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED.to_vec();
-        keys.sort_unstable();
-        excluded.sort_unstable();
-        assert_eq!(keys, excluded);
-    }
 }

@@ -252,8 +252,8 @@ pub fn snapshot_written(
     })
 }
 
-/// Writes an artifact atomically unless the file already holds exactly these bytes.
-/// Returns whether it wrote.
+/// Writes a small artifact people read (indented, see `artifact::to_artifact_bytes`)
+/// atomically unless the file already holds exactly these bytes. Returns whether it wrote.
 pub fn write_if_changed<T: serde::Serialize>(
     path: &std::path::Path,
     value: &T,
@@ -263,25 +263,14 @@ pub fn write_if_changed<T: serde::Serialize>(
         .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
 }
 
-/// [`write_if_changed`] for an artifact sealed to `hash`: inside an encoding memo that sealed
-/// it, streamed from the seal's pieces (see `artifact::write_sealed_if_changed`).
+/// Writes a sealed artifact (`snapshot.json`, `index.json`; the value holds its seal) as one
+/// line of canonical JSON, unless the file already holds exactly these bytes. Returns whether
+/// it wrote.
 pub fn write_sealed_if_changed<T: serde::Serialize>(
     path: &std::path::Path,
     value: &T,
-    hash: &doc_bridge_model::ContentHash,
 ) -> Result<bool, UserError> {
-    doc_bridge_store::artifact::write_sealed_if_changed(path, value, hash)
-        .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
-}
-
-/// [`write_sealed_if_changed`] up to the sync and the rename, which
-/// [`doc_bridge_store::artifact::PendingWrite::commit`] does.
-pub fn prepare_sealed_if_changed<T: serde::Serialize>(
-    path: &std::path::Path,
-    value: &T,
-    hash: &doc_bridge_model::ContentHash,
-) -> Result<doc_bridge_store::artifact::PendingWrite, UserError> {
-    doc_bridge_store::artifact::prepare_sealed_if_changed(path, value, hash)
+    doc_bridge_store::sealed::write_if_changed(path, value)
         .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
 }
 

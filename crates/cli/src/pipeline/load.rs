@@ -1,14 +1,18 @@
 //! Loading for queries: the index and the snapshot read, their seals verified (or vouched for
 //! by the search cache), legacy and foreign indexes named, freshness checked.
 
+use doc_bridge_model::hash::semantic_hash;
 use doc_bridge_model::index::DocBridgeIndexV1;
+use doc_bridge_model::index::INDEX_HASH_EXCLUDED;
+use doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED;
 use doc_bridge_model::snapshot::Snapshot;
 use doc_bridge_model::{ContentHash, SEMANTIC_HASH_ALGO};
 use doc_bridge_retrieve::cache::{FileStamp, SearchCache};
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::index_hash;
 use doc_bridge_retrieve::legacy::LEGACY_HASH_ALGO;
-use doc_bridge_store::artifact::{ArtifactError, read_json, read_json_between};
+use doc_bridge_store::artifact::{ArtifactError, ReadBetween, read_json, read_json_between};
+use doc_bridge_store::sealed::bytes_carry_seal;
 use std::path::Path;
 
 use crate::exit::UserError;
@@ -139,7 +143,12 @@ fn load_index_vouched(repo: &Repo) -> (IndexState, Option<Vouched>) {
         );
         return (IndexState::Invalid(why), None);
     }
-    let (index, before, after) = match phase("read index", || {
+    let ReadBetween {
+        value: index,
+        before,
+        after,
+        bytes,
+    } = match phase("read index", || {
         read_json_between::<DocBridgeIndexV1>(&path)
     }) {
         Ok(Some(read)) => read,
@@ -156,9 +165,16 @@ fn load_index_vouched(repo: &Repo) -> (IndexState, Option<Vouched>) {
     if vouched.is_some() {
         return (IndexState::Valid(Box::new(index)), vouched);
     }
-    match phase("verify index", || index_hash(&index)) {
-        Some(hash) if hash == index.content_hash => (IndexState::Valid(Box::new(index)), None),
-        _ => {
+    // On the bytes as written (one line of canonical JSON); a file of the same content laid out
+    // otherwise (indented by an older doc-bridge or by hand) is hashed again from its value.
+    let sealed = phase("verify index", || {
+        bytes_carry_seal(&bytes, INDEX_HASH_EXCLUDED, &index.content_hash)
+            || index_hash(&index).as_ref() == Some(&index.content_hash)
+    });
+    drop(bytes);
+    match sealed {
+        true => (IndexState::Valid(Box::new(index)), None),
+        false => {
             let why = "its contentHash does not match its content (edited or corrupt)";
             (IndexState::Invalid(why.to_owned()), None)
         }
@@ -298,6 +314,8 @@ fn steady_stamp(before: &std::fs::Metadata, after: &std::fs::Metadata) -> Option
 pub struct ReadSnapshot {
     stamp: Option<FileStamp>,
     snapshot: Snapshot,
+    /// The bytes parsed, for checking the seal on them when nothing vouches for the file.
+    bytes: Vec<u8>,
 }
 
 const REGENERATE: &str = "run `doc-bridge index` to regenerate it";
@@ -306,9 +324,10 @@ const REGENERATE: &str = "run `doc-bridge index` to regenerate it";
 fn read_snapshot(repo: &Repo) -> Result<ReadSnapshot, UserError> {
     let path = repo.artifact(SNAPSHOT_FILE);
     match phase("read snapshot", || read_json_between::<Snapshot>(&path)) {
-        Ok(Some((snapshot, before, after))) => Ok(ReadSnapshot {
-            stamp: steady_stamp(&before, &after),
-            snapshot,
+        Ok(Some(read)) => Ok(ReadSnapshot {
+            stamp: steady_stamp(&read.before, &read.after),
+            snapshot: read.value,
+            bytes: read.bytes,
         }),
         Ok(None) => Err(UserError::error(format!(
             "no snapshot at .doc-bridge/snapshot.json; {REGENERATE}"
@@ -322,16 +341,17 @@ fn read_snapshot(repo: &Repo) -> Result<ReadSnapshot, UserError> {
 /// The kept snapshot ([`keep_paired_snapshot`]) when it is the one `index` names.
 fn paired_snapshot(repo: &Repo, index: &DocBridgeIndexV1) -> Option<Snapshot> {
     let path = repo.artifact(PAIRED_SNAPSHOT_FILE);
-    let (snapshot, _, _) = read_json_between::<Snapshot>(&path).ok()??;
+    let read = read_json_between::<Snapshot>(&path).ok()??;
+    let snapshot = read.value;
     if snapshot.content_hash != index.projection.snapshot_hash {
         return None;
     }
-    let hash = doc_bridge_model::hash::semantic_hash(
-        &snapshot,
-        doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED,
-    )
-    .ok()?;
-    (hash == snapshot.content_hash).then_some(snapshot)
+    let sealed = bytes_carry_seal(&read.bytes, SNAPSHOT_HASH_EXCLUDED, &snapshot.content_hash)
+        || semantic_hash(&snapshot, SNAPSHOT_HASH_EXCLUDED)
+            .ok()
+            .as_ref()
+            == Some(&snapshot.content_hash);
+    sealed.then_some(snapshot)
 }
 
 /// The snapshot read, once it is the one `index` was built from: named by the index's
@@ -343,7 +363,11 @@ fn verified_snapshot(
     vouched: Option<&Vouched>,
     read: ReadSnapshot,
 ) -> Result<Snapshot, UserError> {
-    let ReadSnapshot { stamp, snapshot } = read;
+    let ReadSnapshot {
+        stamp,
+        snapshot,
+        bytes,
+    } = read;
     let mismatch = || {
         UserError::error(format!(
             "snapshot at .doc-bridge/snapshot.json does not match the index (edited, corrupt or from another run); {REGENERATE}"
@@ -362,11 +386,15 @@ fn verified_snapshot(
     if vouched {
         return Ok(snapshot);
     }
-    let hash = phase("verify snapshot", || {
-        doc_bridge_model::hash::semantic_hash(
-            &snapshot,
-            doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED,
-        )
+    // On the bytes as written; a file laid out otherwise is hashed again from its value.
+    if phase("verify snapshot", || {
+        bytes_carry_seal(&bytes, SNAPSHOT_HASH_EXCLUDED, &snapshot.content_hash)
+    }) {
+        return Ok(snapshot);
+    }
+    drop(bytes);
+    let hash = phase("verify snapshot (parsed)", || {
+        semantic_hash(&snapshot, SNAPSHOT_HASH_EXCLUDED)
     })
     .ok();
     if hash.as_ref() != Some(&snapshot.content_hash) {

@@ -84,7 +84,7 @@ pub fn reindex_with_overlay(repo: &Repo) -> Result<ContentHash, UserError> {
     // changed since, and it is what this re-derivation takes in.
     let (_, snapshot) = load_for_query_with_snapshot(repo, true)?;
     let (index, collection) = index(repo, &snapshot);
-    write_if_changed(&repo.artifact(INDEX_FILE), &index)?;
+    write_sealed_if_changed(&repo.artifact(INDEX_FILE), &index)?;
     if let Some(_stamp) = file_stamp(&repo.artifact(INDEX_FILE)) {
         write_search_cache(repo, &index, collection);
     }

@@ -2,7 +2,7 @@
 //! refresh the snapshot and the index, re-reading only the files that changed.
 //!
 //! Every refresh goes through the same functions as `doc-bridge index`
-//! ([`pipeline::snapshot_of`], [`pipeline::index`], [`pipeline::write_if_changed`]), so the
+//! ([`pipeline::snapshot_of`], [`pipeline::index`], `doc_bridge_store::sealed`), so the
 //! artifacts of a refresh are byte-identical to those of a cold `index` of the same tree
 //! (tested in `crates/cli/tests/watch.rs`). No agent is ever called.
 //!
@@ -22,7 +22,6 @@ use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::PathRules;
 use doc_bridge_model::RelPath;
 use doc_bridge_retrieve::token_memo::{TokenMemo, with_token_memo};
-use doc_bridge_store::memo::{EncodingMemo, with_memo};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
@@ -113,9 +112,6 @@ pub fn run(args: &IndexArgs) -> CommandResult {
 struct Session {
     repo: Repo,
     observations: Observations,
-    /// Encodings of unchanged entities, relations and entries, reused by the seals and the
-    /// artifact writes of the next refresh.
-    memo: std::sync::Arc<EncodingMemo>,
     /// Tokenized projection entries, reused when the search collection is rebuilt.
     tokens: std::sync::Arc<TokenMemo>,
     snapshot_file: artifacts::Tracked,
@@ -133,7 +129,6 @@ impl Session {
         Session {
             repo,
             observations: Observations::default(),
-            memo: EncodingMemo::new(),
             tokens: TokenMemo::new(),
             snapshot_file,
             index_file,
@@ -228,14 +223,8 @@ impl Session {
         if !(initial || changes.any() || batch.overlay || batch.config || batch.rescan) {
             return Ok(());
         }
-        let (memo, tokens) = (
-            std::sync::Arc::clone(&self.memo),
-            std::sync::Arc::clone(&self.tokens),
-        );
-        let result = with_memo(&memo, || {
-            with_token_memo(&tokens, || self.rebuild(initial, &changes, started))
-        });
-        memo.sweep();
+        let tokens = std::sync::Arc::clone(&self.tokens);
+        let result = with_token_memo(&tokens, || self.rebuild(initial, &changes, started));
         tokens.sweep();
         result
     }
@@ -259,13 +248,7 @@ impl Session {
             generated_at: generated_at.to_owned(),
         };
         // As in `index`: the snapshot is written on a scoped thread while the index is built,
-        // and the file caches while the index is written. The helper threads get this thread's
-        // encoding memo.
-        let memo = doc_bridge_store::memo::current();
-        let with_this_memo = |work: &mut dyn FnMut() -> Result<bool, UserError>| match &memo {
-            Some(memo) => with_memo(memo, work),
-            None => work(),
-        };
+        // and the file caches while the index is written.
         let (repo, snapshot_file, index_file) =
             (&self.repo, &mut self.snapshot_file, &mut self.index_file);
         // As `index` does: the snapshot the current index names is kept until the new index is
@@ -273,13 +256,11 @@ impl Session {
         pipeline::keep_paired_snapshot(repo);
         let ((index, collection), snapshot_written) = std::thread::scope(|scope| {
             let writer = scope.spawn(|| {
-                with_this_memo(&mut || {
-                    phase("write snapshot", || {
-                        snapshot_file.write(
-                            &snapshot,
-                            head(&snapshot.content_hash, &snapshot.generated_at),
-                        )
-                    })
+                phase("write snapshot", || {
+                    snapshot_file.write(
+                        &snapshot,
+                        head(&snapshot.content_hash, &snapshot.generated_at),
+                    )
                 })
             });
             let built = pipeline::index_after(repo, &snapshot, index_file.previous());
