@@ -131,7 +131,7 @@ pub fn build_unsealed_index_with_collection(
     let config = options.config;
     // The routing part (knowledge, handoffs, lookup) and the projection are independent: the
     // routing part runs on a scoped thread of its own while this thread builds the projection
-    // (which keeps this thread's memos, see `token_memo` and `doc_bridge_store::memo`).
+    // (which keeps this thread's token memo, see `token_memo`).
     let (routing, (projection, collection)) = std::thread::scope(|scope| {
         let routing = scope.spawn(|| {
             phase("index: routing", || {

@@ -114,7 +114,7 @@ mod tests {
         let (outer, inner) = (TokenMemo::new(), TokenMemo::new());
         assert!(active().is_none());
         let seen = with_token_memo(&outer, || {
-            let nested = with_token_memo(&inner, || active());
+            let nested = with_token_memo(&inner, active);
             (nested, active())
         });
         assert!(seen.0.is_some_and(|m| Arc::ptr_eq(&m, &inner)));

@@ -82,14 +82,6 @@ pub fn members(text: &[u8]) -> Option<Vec<Member>> {
     }
 }
 
-/// The range of the value of member `key` of the object in `text`.
-pub fn member_value(text: &[u8], key: &str) -> Option<Range<usize>> {
-    members(text)?
-        .into_iter()
-        .find(|m| text.get(m.key.clone()) == Some(key.as_bytes()))
-        .map(|m| m.value)
-}
-
 /// sha256-semantic-v1 of the canonical object in `text` without the members named in
 /// `excluded`: the hash of `{`, the other members' bytes joined by `,`, and `}`. Equal to
 /// [`doc_bridge_model::hash::semantic_hash`] of the value when `text` is that value's canonical
@@ -208,6 +200,14 @@ mod tests {
     use doc_bridge_model::hash::semantic_hash;
     use proptest::prelude::*;
     use serde_json::json;
+
+    /// The range of the value of member `key` of the object in `text`.
+    pub fn member_value(text: &[u8], key: &str) -> Option<Range<usize>> {
+        members(text)?
+            .into_iter()
+            .find(|m| text.get(m.key.clone()) == Some(key.as_bytes()))
+            .map(|m| m.value)
+    }
 
     #[test]
     fn members_are_found_with_their_ranges_whatever_the_values() {

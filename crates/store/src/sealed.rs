@@ -115,14 +115,6 @@ pub fn write_if_changed<T: ?Sized + Serialize>(
     Encoded::new(value)?.prepare_write(path)?.commit()
 }
 
-/// The seal of `value` without the members `excluded` names (sha256-semantic-v1).
-pub fn seal<T: ?Sized + Serialize>(
-    value: &T,
-    excluded: &[&str],
-) -> Result<ContentHash, ArtifactError> {
-    Ok(Encoded::new(value)?.seal(excluded))
-}
-
 /// Whether `bytes` (a whole artifact file) are canonical JSON sealed to `claimed` without the
 /// members `excluded` names: checked on the bytes, with no tree built. `false` says only that
 /// the bytes do not show it (they may be an indented or reordered file of the same content,
@@ -187,7 +179,7 @@ mod tests {
     #[test]
     fn an_indented_file_does_not_carry_its_seal_on_the_bytes() {
         let value = artifact();
-        let hash = seal(&value, &["contentHash"]).unwrap();
+        let hash = semantic_hash(&value, &["contentHash"]).unwrap();
         let pretty = serde_json::to_vec_pretty(&value).unwrap();
         assert!(!bytes_carry_seal(&pretty, &["contentHash"], &hash));
     }
