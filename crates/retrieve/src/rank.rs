@@ -34,6 +34,9 @@ pub const REEXPORTED_SYMBOL: f64 = 75.0;
 pub const EXACT_MENTION: f64 = 100.0;
 /// The whole query is a document's title.
 pub const EXACT_TITLE: f64 = 150.0;
+/// The whole query is one of a document's headings: after its title and the code that declares
+/// it, before a page that only writes the name as inline code ([`EXACT_MENTION`]).
+pub const EXACT_HEADING: f64 = 125.0;
 /// For queries of two or three terms, an entry one of the terms names exactly earns this much:
 /// enough to reorder close lexical hits, never to lift a weak one (10% of [`LEXICAL_SCALE`]).
 pub const TERM_IDENTITY: f64 = 5.0;
@@ -43,7 +46,7 @@ pub const SIGNAL_WEIGHT: f64 = 30.0;
 pub const PRIOR_AGENT_DOC: f64 = 1.15;
 /// A report's reference to a file path resolves to the entries at that path: this much,
 /// shared among them.
-pub const REFERENCE_PATH: f64 = 30.0;
+pub const REFERENCE_PATH: f64 = 40.0;
 /// A dotted name (`pkg.module.name`, `Class.method`) that resolves.
 pub const REFERENCE_DOTTED: f64 = 25.0;
 /// A code-shaped identifier (`store_cv_values`, `_hstack`) that a module declares.
@@ -303,8 +306,9 @@ pub struct TermMatch {
     pub term: String,
     /// The query's words that gave it (`components`, `Component`).
     pub words: Vec<String>,
-    /// How often the query has it.
-    pub query_frequency: u32,
+    /// Its weight in the query: 1 a word, more when repeated, a share for a compound's parts
+    /// (see [`query_terms`]).
+    pub query_weight: f64,
     /// Inverse document frequency.
     pub idf: f64,
     /// Term frequency per matched field.
@@ -398,11 +402,27 @@ fn bm25_part(weighted: f64, k1: f64, idf: f64) -> f64 {
     idf * weighted * (k1 + 1.0) / (k1 + weighted)
 }
 
-/// Query terms and their frequencies, in token order of first appearance made deterministic by
-/// sorting.
-pub fn query_terms(query: &str) -> BTreeMap<String, u32> {
+/// Query terms and their weights. Every word of the query weighs 1; a compound word
+/// (`JavaScript`, `snake_case`, `a/b`) weighs 1 whole and its parts share one more, so a word
+/// written in camel case does not count three times (`javascript`, `java`, `script`) against
+/// one written plainly. A term that occurs again adds its weight again.
+pub fn query_terms(query: &str) -> BTreeMap<String, f64> {
     let mut terms = BTreeMap::new();
-    lexicon::tokenize(query, &mut |t| *terms.entry(t.to_owned()).or_insert(0) += 1);
+    let mut tokens: Vec<String> = Vec::new();
+    lexicon::segments(query, &mut |segment| {
+        tokens.clear();
+        lexicon::expand(segment, &mut |t| tokens.push(t.to_owned()));
+        let compound = matches!(segment, lexicon::Segment::Word(_)) && tokens.len() > 1;
+        let part_weight = if compound {
+            1.0 / (tokens.len() - 1) as f64
+        } else {
+            1.0
+        };
+        for (i, token) in tokens.drain(..).enumerate() {
+            let weight = if compound && i > 0 { part_weight } else { 1.0 };
+            *terms.entry(token).or_insert(0.0) += weight;
+        }
+    });
     terms
 }
 
@@ -415,6 +435,7 @@ fn exact_value(kind: ExactKind) -> (f64, &'static str) {
         ExactKind::Title => (EXACT_TITLE, "title"),
         ExactKind::Member => (0.0, "member"),
         ExactKind::Mention => (EXACT_MENTION, "mention"),
+        ExactKind::Heading => (EXACT_HEADING, "heading"),
     }
 }
 
@@ -423,7 +444,7 @@ fn add_identity(parts: &mut Parts, kind: ExactKind, value: f64) {
         ExactKind::Id => &mut parts.exact_id,
         ExactKind::Path => &mut parts.exact_path,
         ExactKind::Symbol | ExactKind::ReexportedSymbol => &mut parts.exact_symbol,
-        ExactKind::Title | ExactKind::Mention => &mut parts.exact_title,
+        ExactKind::Title | ExactKind::Mention | ExactKind::Heading => &mut parts.exact_title,
         ExactKind::Member => return,
     };
     *slot = slot.max(value);
@@ -520,7 +541,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         for posting in postings {
             let entry = posting.entry as usize;
             let weighted = term_weight(collection, scoring, entry, &posting.tf);
-            let part = f64::from(*qtf) * bm25_part(weighted, scoring.k1, idf);
+            let part = *qtf * bm25_part(weighted, scoring.k1, idf);
             candidates.entry(entry).parts.bm25 += part;
         }
     }
@@ -539,7 +560,11 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
     let mut term_named: BTreeMap<usize, String> = BTreeMap::new();
     if (2..=3).contains(&raw_terms.len()) {
         for raw in &raw_terms {
+            // A heading is a page's section, too common a name for one word of a query.
             for (entry, kind) in exact_names(collection, raw) {
+                if kind == ExactKind::Heading {
+                    continue;
+                }
                 let (_, label) = exact_value(kind);
                 term_named
                     .entry(entry as usize)
@@ -1120,10 +1145,10 @@ fn explain(
         matched.push(TermMatch {
             term: term.clone(),
             words: words_of(query, term),
-            query_frequency: *qtf,
+            query_weight: *qtf,
             idf,
             fields,
-            contribution: f64::from(*qtf) * bm25_part(weighted, scoring.k1, idf),
+            contribution: *qtf * bm25_part(weighted, scoring.k1, idf),
         });
     }
     Explain {

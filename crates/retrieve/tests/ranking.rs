@@ -734,3 +734,87 @@ proptest! {
         }
     }
 }
+
+/// The page with a section about a name outranks pages that only write the name inline and a
+/// page that matches its words more often.
+#[test]
+fn a_heading_that_is_the_whole_query_names_the_page_after_its_title() {
+    let mut reference = entry(
+        "document:api/application.md",
+        "Application API",
+        "Configure the app.",
+    );
+    reference.fields.insert(
+        "headings".into(),
+        "createApp()\napp.config.errorHandler\napp.config.warnHandler".into(),
+    );
+    let mut mentions = entry(
+        "document:errors.md",
+        "Error reference",
+        "Use app.config.errorHandler to report errors: app config errorHandler errorHandler.",
+    );
+    mentions.mentions = vec!["app.config.errorHandler".into()];
+    let titled = entry(
+        "document:handler.md",
+        "app.config.errorHandler",
+        "A page titled with the name.",
+    );
+    let p = projection(vec![reference.clone(), mentions.clone()]);
+    let order = ids(&p, "app.config.errorHandler", &SearchOptions::default());
+    assert_eq!(order[0], "document:api/application.md", "{order:?}");
+    assert!(order.contains(&"document:errors.md".to_owned()));
+    // A heading is not a title: the page titled with the name comes first.
+    let p = projection(vec![reference, mentions, titled]);
+    let order = ids(&p, "app.config.errorHandler", &SearchOptions::default());
+    assert_eq!(order[0], "document:handler.md", "{order:?}");
+    assert_eq!(order[1], "document:api/application.md", "{order:?}");
+}
+
+/// One word of a short query that is a common heading gives no identity bonus.
+#[test]
+fn a_heading_is_no_term_identity() {
+    let mut usage = entry("document:a.md", "Alpha", "worker pool sizing");
+    usage.fields.insert("headings".into(), "Options".into());
+    let plain = entry("document:b.md", "Beta", "worker pool sizing");
+    let p = projection(vec![usage, plain]);
+    let collection = Collection::build(&p);
+    let hits = search(&collection, "worker options", &SearchOptions::default());
+    assert!(
+        hits.iter().all(|h| h.parts.term_identity == 0.0),
+        "{hits:?}"
+    );
+}
+
+#[test]
+fn a_compound_word_weighs_one_whole_and_its_parts_share_one_more() {
+    use doc_bridge_retrieve::rank::query_terms;
+    let terms = query_terms("JavaScript module");
+    assert_eq!(terms.get("javascript"), Some(&1.0));
+    assert_eq!(terms.get("java"), Some(&0.5));
+    assert_eq!(terms.get("script"), Some(&0.5));
+    assert_eq!(terms.get("modul"), Some(&1.0));
+    let terms = query_terms("get_element_by_id element");
+    assert_eq!(terms.get("get_element_by_id"), Some(&1.0));
+    // `get`, `element`, `id` share one (`by` is a stopword); `element` again as a word.
+    let third = 1.0 / 3.0;
+    assert_eq!(terms.get("get"), Some(&third));
+    assert_eq!(terms.get("element"), Some(&(third + 1.0)));
+}
+
+/// A word written in camel case does not outweigh the rest of the query three to one.
+#[test]
+fn a_camel_case_word_counts_once_against_plain_words() {
+    let camel = entry(
+        "document:camel.md",
+        "Camel",
+        "JavaScript JavaScript JavaScript",
+    );
+    let plain = entry("document:plain.md", "Plain", "reusable reactive logic");
+    let p = projection(vec![camel, plain]);
+    let order = ids(
+        &p,
+        "reusable reactive logic in JavaScript",
+        &SearchOptions::default(),
+    );
+    assert_eq!(order[0], "document:plain.md", "{order:?}");
+}

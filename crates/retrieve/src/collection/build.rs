@@ -351,8 +351,15 @@ fn columns_and_names(
         for mention in &entry.mentions {
             add(mention, ExactKind::Mention, true);
         }
-        if entry.kind == "document" && !entry.title.trim().is_empty() {
-            add(&entry.title, ExactKind::Title, true);
+        if entry.kind == "document" {
+            if !entry.title.trim().is_empty() {
+                add(&entry.title, ExactKind::Title, true);
+            }
+            if let Some(headings) = entry.fields.get(Field::Headings.name()) {
+                for heading in headings.lines().filter(|h| !h.trim().is_empty()) {
+                    add(heading, ExactKind::Heading, true);
+                }
+            }
         }
         for symbol in &entry.symbols {
             let kind = if symbol.declared {

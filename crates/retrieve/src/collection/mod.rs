@@ -49,6 +49,9 @@ pub enum ExactKind {
     Member,
     /// A name a document writes as inline code: the query names the page that explains it.
     Mention,
+    /// One of a document's headings (`app.config.errorHandler`, `Props`): the page has a
+    /// section about what the query names.
+    Heading,
 }
 
 impl ExactKind {
@@ -61,6 +64,7 @@ impl ExactKind {
             4 => Some(ExactKind::Title),
             5 => Some(ExactKind::Member),
             6 => Some(ExactKind::Mention),
+            7 => Some(ExactKind::Heading),
             _ => None,
         }
     }
@@ -475,10 +479,11 @@ mod tests {
             ExactKind::Title,
             ExactKind::Member,
             ExactKind::Mention,
+            ExactKind::Heading,
         ] {
             assert_eq!(ExactKind::from_byte(kind as u8), Some(kind));
         }
-        assert_eq!(ExactKind::from_byte(7), None);
+        assert_eq!(ExactKind::from_byte(8), None);
     }
 
     #[test]
