@@ -716,3 +716,111 @@ fn the_mcp_server_never_reaches_an_agent() {
         }
     }
 }
+
+#[tokio::test]
+async fn diagnostics_and_lookups_come_in_pages_with_a_cursor_and_one_entry_per_diagnostic() {
+    let dir = indexed("ts-workspace");
+    // `check` writes a report that repeats the index's diagnostics: still one entry each.
+    run(dir.path(), &["check", "--format", "json"]);
+    assert!(dir.path().join(".doc-bridge/report.json").is_file());
+    let client = connect(dir.path()).await;
+    let all = ok(&client, "diagnostics", json!({})).await;
+    let total = all["count"].as_u64().unwrap() as usize;
+    let rows = all["diagnostics"].as_array().unwrap();
+    assert_eq!(rows.len(), total, "{all:#}");
+    assert!(total >= 2, "{all:#}");
+    let keys: std::collections::BTreeSet<String> = rows
+        .iter()
+        .map(|r| format!("{}|{}|{}|{}", r["path"], r["line"], r["code"], r["message"]))
+        .collect();
+    assert_eq!(keys.len(), total, "no diagnostic twice: {all:#}");
+    assert!(rows.iter().any(|r| r["source"] == "both"), "{all:#}");
+    assert_eq!(all["remaining"], 0);
+    assert!(all.get("nextCursor").is_none());
+
+    // One at a time: the pages together are the whole list, in order.
+    let mut paged = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = json!({"limit": 1});
+        if let Some(c) = &cursor {
+            args["cursor"] = json!(c);
+        }
+        let page = ok(&client, "diagnostics", args).await;
+        assert_eq!(page["count"].as_u64().unwrap() as usize, total);
+        paged.extend(page["diagnostics"].as_array().unwrap().iter().cloned());
+        assert_eq!(
+            page["remaining"].as_u64().unwrap() as usize,
+            total - paged.len()
+        );
+        match page.get("nextCursor") {
+            Some(next) => cursor = Some(next.as_str().unwrap().to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(&paged, rows);
+
+    // A budget shortens the page and the cursor resumes at the first item left out.
+    let one_row = serde_json::to_string(&rows[0]).unwrap().len();
+    let budget = ((serde_json::to_string(&all).unwrap().len() - one_row / 2) / 4) as u64;
+    let cut = ok(&client, "diagnostics", json!({"budgetTokens": budget})).await;
+    let kept = cut["diagnostics"].as_array().unwrap().len();
+    assert!(kept < total, "{cut:#}");
+    assert_eq!(cut["dropped"], json!(["items"]));
+    assert_eq!(cut["nextCursor"], json!(format!("o{kept}")));
+    assert_eq!(cut["remaining"].as_u64().unwrap() as usize, total - kept);
+    let rest = ok(
+        &client,
+        "diagnostics",
+        json!({"cursor": format!("o{kept}")}),
+    )
+    .await;
+    assert_eq!(rest["diagnostics"][0], rows[kept]);
+
+    // Bad limits and cursors are refused.
+    for bad in [
+        json!({"limit": 0}),
+        json!({"limit": 1001}),
+        json!({"cursor": "12"}),
+        json!({"cursor": "o-1"}),
+    ] {
+        let (code, message) = refused(&client, "diagnostics", bad.clone()).await;
+        assert_eq!(code, ErrorCode::INVALID_PARAMS, "{bad}: {message}");
+    }
+
+    // lookup: every kind paged alike, with the counts of the whole lists.
+    let full = ok(
+        &client,
+        "lookup",
+        json!({"id": "package:@fx/auth", "depth": 3}),
+    )
+    .await;
+    let counts = full["neighbourCounts"].as_object().unwrap().clone();
+    let longest = counts.values().map(|c| c.as_u64().unwrap()).max().unwrap();
+    assert!(longest >= 2, "{full:#}");
+    let first = ok(
+        &client,
+        "lookup",
+        json!({"id": "package:@fx/auth", "depth": 3, "limit": 1}),
+    )
+    .await;
+    for (kind, list) in first["neighbours"].as_object().unwrap() {
+        assert_eq!(list.as_array().unwrap().len(), 1, "{kind}");
+        assert_eq!(list[0], full["neighbours"][kind][0], "{kind}");
+    }
+    assert_eq!(first["nextCursor"], "o1");
+    let second = ok(
+        &client,
+        "lookup",
+        json!({"id": "package:@fx/auth", "depth": 3, "limit": 1, "cursor": "o1"}),
+    )
+    .await;
+    for (kind, list) in second["neighbours"].as_object().unwrap() {
+        let expected = &full["neighbours"][kind];
+        match expected.get(1) {
+            Some(item) => assert_eq!(&list[0], item, "{kind}"),
+            None => assert_eq!(list, &json!([]), "{kind}"),
+        }
+    }
+    client.cancel().await.unwrap();
+}

@@ -19,6 +19,9 @@ pub enum Part {
     Related,
     /// Graph neighbours.
     Neighbours,
+    /// The items of a paged list (`diagnostics`): the page ends earlier and `nextCursor` says
+    /// where the rest starts.
+    Items,
 }
 
 impl Part {
@@ -28,6 +31,7 @@ impl Part {
             Part::Excerpts => "excerpts",
             Part::Related => "related",
             Part::Neighbours => "neighbours",
+            Part::Items => "items",
         }
     }
 }
@@ -78,6 +82,77 @@ impl Droppable {
                 array: array.into(),
             },
         }
+    }
+}
+
+/// A page of one or more lists inside a response: each array holds its list's items from
+/// `start` on. After fitting, [`Page::finish`] writes where the next page starts: the same
+/// position in every list, the first item a list left out (a budget may cut lists unevenly, so
+/// an item can come again, never go missing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// Each list: the JSON pointer of its array and how many items the whole list has.
+    pub lists: Vec<(String, usize)>,
+    /// Position of each page's first item in its whole list.
+    pub start: usize,
+}
+
+/// The longest cursor: room kept for it before fitting, so writing the real one after can only
+/// shorten the response.
+const CURSOR_ROOM: &str = "o18446744073709551615";
+
+impl Page {
+    /// The cursor of the page that starts at `offset`.
+    pub fn cursor(offset: usize) -> String {
+        format!("o{offset}")
+    }
+
+    /// Reads a cursor given back by a client: `None` when it is not one of ours.
+    pub fn parse_cursor(cursor: &str) -> Option<usize> {
+        let digits = cursor.strip_prefix('o')?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok()
+    }
+
+    /// Reserves `nextCursor` and `remaining` at their longest in `value` (an object), so a
+    /// budget fitted afterwards accounts for them.
+    pub fn reserve(&self, value: &mut Value) {
+        if let Some(object) = value.as_object_mut() {
+            object.insert("nextCursor".to_owned(), Value::from(CURSOR_ROOM));
+            object.insert("remaining".to_owned(), Value::from(u64::MAX));
+        }
+    }
+
+    /// Writes the real `remaining` (items after this page, over all lists) and `nextCursor`
+    /// (absent on the last page) from what the arrays hold now; neither is longer than what
+    /// [`Page::reserve`] kept.
+    pub fn finish(&self, value: &mut Value) {
+        let mut remaining = 0usize;
+        let mut next: Option<usize> = None;
+        for (array, total) in &self.lists {
+            let kept = value
+                .pointer(array)
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            let end = self.start.saturating_add(kept);
+            if end < *total {
+                remaining += total - end;
+                next = Some(next.map_or(end, |n| n.min(end)));
+            }
+        }
+        let Some(object) = value.as_object_mut() else {
+            return;
+        };
+        object.insert(
+            "remaining".to_owned(),
+            Value::from(u64::try_from(remaining).unwrap_or(u64::MAX)),
+        );
+        match next {
+            Some(next) => object.insert("nextCursor".to_owned(), Value::from(Page::cursor(next))),
+            None => object.remove("nextCursor"),
+        };
     }
 }
 
@@ -259,6 +334,33 @@ mod tests {
             Droppable::tail(Part::Related, "/related"),
         ];
         (value, droppables)
+    }
+
+    #[test]
+    fn cursors_read_back_and_foreign_ones_are_refused() {
+        assert_eq!(Page::parse_cursor(&Page::cursor(42)), Some(42));
+        for bad in ["", "o", "42", "o-1", "o4x", "o99999999999999999999999"] {
+            assert_eq!(Page::parse_cursor(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_finished_page_names_the_first_item_any_list_left_out() {
+        let page = Page {
+            lists: vec![("/a".to_owned(), 5), ("/b".to_owned(), 2)],
+            start: 1,
+        };
+        let mut value = serde_json::json!({"a": [1, 2], "b": [1]});
+        page.reserve(&mut value);
+        let reserved = chars(&value);
+        page.finish(&mut value);
+        assert!(chars(&value) <= reserved);
+        assert_eq!(value["nextCursor"], "o3");
+        assert_eq!(value["remaining"], 2);
+        let mut last = serde_json::json!({"a": [1, 2, 3, 4], "b": [1]});
+        page.finish(&mut last);
+        assert!(last.get("nextCursor").is_none());
+        assert_eq!(last["remaining"], 0);
     }
 
     #[test]

@@ -79,7 +79,7 @@ impl DocBridgeServer {
         };
         match outcome {
             Ok((answer, budget)) => {
-                let value = budget::fit(answer.value, &answer.droppables, budget);
+                let value = answer.fitted(budget);
                 let text = serde_json::to_string(&value).map_err(|e| {
                     McpError::internal_error(format!("cannot encode the answer: {e}"), None)
                 })?;
@@ -180,7 +180,7 @@ pub fn tool_list() -> Vec<Tool> {
         ),
         tool::<tools::LookupArgs>(
             "lookup",
-            "One entity by id or path: its facts, neighbours by relation kind (up to `depth` hops), the documents covering it, its diagnostics and evidence.",
+            "One entity by id or path: its facts, neighbours by relation kind (up to `depth` hops; `limit` per kind, default 50, `nextCursor` for the rest), the documents covering it, its diagnostics and evidence.",
             true,
         ),
         tool::<tools::HandoffArgs>(
@@ -195,7 +195,7 @@ pub fn tool_list() -> Vec<Tool> {
         ),
         tool::<tools::DiagnosticsArgs>(
             "diagnostics",
-            "Problems found while indexing (and by `doc-bridge check` when it ran), filtered by path and lowest severity.",
+            "Problems found while indexing (and by `doc-bridge check` when it ran), one entry each, filtered by path and lowest severity; `limit` (default 100) per answer, `nextCursor` for the rest.",
             true,
         ),
         tool::<tools::ProposalsArgs>(

@@ -17,7 +17,7 @@ use doc_bridge_retrieve::query::{Resolution, entity_handoff, resolve};
 use doc_bridge_retrieve::rank::{Scoring, SearchOptions, search};
 use doc_bridge_retrieve::snippet;
 
-use super::budget::{Droppable, Part};
+use super::budget::{self, Droppable, Page, Part};
 use super::confine::{MAX_PATH_BYTES, confine};
 use super::state::{Loaded, State};
 use crate::pipeline::{OverlayState, load_overlay};
@@ -44,6 +44,8 @@ pub struct Answer {
     pub value: Value,
     /// Droppable parts, least important first inside each part.
     pub droppables: Vec<Droppable>,
+    /// The paged list the response holds, if any: its cursor is written after fitting.
+    pub page: Option<Page>,
 }
 
 impl Answer {
@@ -51,7 +53,33 @@ impl Answer {
         Answer {
             value,
             droppables: Vec::new(),
+            page: None,
         }
+    }
+
+    /// A response holding one page of each of `page.lists`, cut from their ends to fit a
+    /// budget (`part` says which go first).
+    fn paged(mut value: Value, part: Part, page: Page) -> Self {
+        page.reserve(&mut value);
+        Answer {
+            value,
+            droppables: page
+                .lists
+                .iter()
+                .map(|(array, _)| Droppable::tail(part, array.clone()))
+                .collect(),
+            page: Some(page),
+        }
+    }
+
+    /// The response as the client receives it: fitted to `budget_tokens`, then the page's
+    /// cursor written.
+    pub fn fitted(self, budget_tokens: Option<u64>) -> Value {
+        let mut value = budget::fit(self.value, &self.droppables, budget_tokens);
+        if let Some(page) = &self.page {
+            page.finish(&mut value);
+        }
+        value
     }
 }
 
@@ -61,8 +89,17 @@ pub const MAX_QUERY_CHARS: usize = 1_000;
 pub const MAX_LIMIT: usize = 100;
 /// The deepest neighbourhood `lookup` walks.
 pub const MAX_DEPTH: u8 = 3;
-/// The most neighbours listed per relation kind.
+/// Neighbours listed per relation kind unless `limit` says otherwise.
+pub const DEFAULT_NEIGHBOURS_PER_KIND: usize = 50;
+/// The most neighbours listed per relation kind in one answer.
 pub const MAX_NEIGHBOURS_PER_KIND: usize = 200;
+/// The most covering documents and diagnostics a lookup lists (the counts say how many there
+/// are; `diagnostics` with the entity's path lists them all).
+pub const MAX_LOOKUP_LIST: usize = 50;
+/// Diagnostics in one answer unless `limit` says otherwise.
+pub const DEFAULT_DIAGNOSTICS: usize = 100;
+/// The most diagnostics in one answer.
+pub const MAX_DIAGNOSTICS: usize = 1_000;
 /// The most lines `read_document` returns at once.
 pub const MAX_LINE_COUNT: u32 = 2_000;
 /// Lines returned when `lineCount` is not given.
@@ -97,6 +134,10 @@ pub struct LookupArgs {
     pub path: Option<String>,
     /// How many relation hops to follow (default 1, at most 3).
     pub depth: Option<u8>,
+    /// The most neighbours listed per relation kind (default 50, at most 200).
+    pub limit: Option<usize>,
+    /// Where to start in every neighbour list: the `nextCursor` of the previous answer.
+    pub cursor: Option<String>,
     /// Fit the response into this many tokens (≈ characters / 4).
     pub budget_tokens: Option<u64>,
 }
@@ -133,6 +174,10 @@ pub struct DiagnosticsArgs {
     pub path: Option<String>,
     /// The lowest severity listed: `info` (everything, the default), `warning` or `error`.
     pub severity: Option<SeverityArg>,
+    /// The most diagnostics in one answer (default 100, at most 1,000).
+    pub limit: Option<usize>,
+    /// Where to start: the `nextCursor` of the previous answer.
+    pub cursor: Option<String>,
     /// Fit the response into this many tokens (≈ characters / 4).
     pub budget_tokens: Option<u64>,
 }
@@ -253,7 +298,11 @@ pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolEr
     droppables.reverse();
     let mut value = json!({"query": args.query, "results": results});
     stale_flag(&mut value, loaded);
-    Ok(Answer { value, droppables })
+    Ok(Answer {
+        value,
+        droppables,
+        page: None,
+    })
 }
 
 /// Scores to 4 decimals, as `search --json` prints them.
@@ -338,6 +387,13 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
             "`depth` must be between 1 and {MAX_DEPTH}"
         )));
     }
+    let limit = args.limit.unwrap_or(DEFAULT_NEIGHBOURS_PER_KIND);
+    if !(1..=MAX_NEIGHBOURS_PER_KIND).contains(&limit) {
+        return Err(ToolError::Invalid(format!(
+            "`limit` must be between 1 and {MAX_NEIGHBOURS_PER_KIND}"
+        )));
+    }
+    let start = parse_cursor(args.cursor.as_deref())?;
     let loaded = state.ready()?;
     let graph = Graph::new(&loaded.snapshot);
     let id = resolve_target(loaded, &graph, &target)?;
@@ -372,9 +428,6 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
             }
             queue.push_back((other.clone(), at + 1));
             let list = neighbours.entry(relation.kind.as_str()).or_default();
-            if list.len() >= MAX_NEIGHBOURS_PER_KIND {
-                continue;
-            }
             let mut item = json!({
                 "id": other,
                 "direction": direction,
@@ -388,19 +441,22 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
             list.push((at + 1, item));
         }
     }
-    let mut droppables = Vec::new();
+    let mut lists = Vec::new();
+    let mut counts = serde_json::Map::new();
     let mut neighbours_json = serde_json::Map::new();
     for (kind, mut list) in neighbours {
-        // Nearest first, so cutting from the end drops the farthest.
+        // Nearest first (stable: the walk's order inside a depth), so cutting from the end
+        // drops the farthest.
         list.sort_by_key(|(d, _)| *d);
-        droppables.push(Droppable::tail(
-            Part::Neighbours,
-            format!("/neighbours/{}", pointer_escape(kind)),
-        ));
-        neighbours_json.insert(
-            kind.to_owned(),
-            Value::Array(list.into_iter().map(|(_, v)| v).collect()),
-        );
+        lists.push((format!("/neighbours/{}", pointer_escape(kind)), list.len()));
+        counts.insert(kind.to_owned(), json!(list.len()));
+        let page: Vec<Value> = list
+            .into_iter()
+            .skip(start)
+            .take(limit)
+            .map(|(_, v)| v)
+            .collect();
+        neighbours_json.insert(kind.to_owned(), Value::Array(page));
     }
 
     let covering: BTreeSet<&EntityId> = graph
@@ -420,13 +476,30 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
     let mut value = json!({
         "id": id,
         "entity": entity_json,
-        "coveringDocuments": covering,
-        "diagnostics": diagnostics,
+        "coveringCount": covering.len(),
+        "coveringDocuments": covering.iter().take(MAX_LOOKUP_LIST).collect::<Vec<_>>(),
+        "diagnosticCount": diagnostics.len(),
+        "diagnostics": diagnostics.into_iter().take(MAX_LOOKUP_LIST).collect::<Vec<_>>(),
         "evidence": {"path": path, "contentHash": entity.content_hash()},
+        "neighbourCounts": counts,
         "neighbours": neighbours_json,
     });
     stale_flag(&mut value, loaded);
-    Ok(Answer { value, droppables })
+    Ok(Answer::paged(
+        value,
+        Part::Neighbours,
+        Page { lists, start },
+    ))
+}
+
+/// The position a client's `cursor` names (0 without one).
+fn parse_cursor(cursor: Option<&str>) -> Result<usize, ToolError> {
+    match cursor {
+        None => Ok(0),
+        Some(cursor) => Page::parse_cursor(cursor).ok_or_else(|| {
+            ToolError::Invalid("`cursor` is not one this server gave (use `nextCursor`)".into())
+        }),
+    }
 }
 
 /// Redacts every string inside `value`.
@@ -461,6 +534,7 @@ pub fn handoff_tool(state: &mut State, args: HandoffArgs) -> Result<Answer, Tool
     Ok(Answer {
         value,
         droppables: vec![Droppable::tail(Part::Related, "/related")],
+        page: None,
     })
 }
 
@@ -523,23 +597,37 @@ pub fn diagnostics_tool(state: &mut State, args: DiagnosticsArgs) -> Result<Answ
         SeverityArg::Warning => Severity::Warning,
         SeverityArg::Error => Severity::Error,
     };
+    let limit = args.limit.unwrap_or(DEFAULT_DIAGNOSTICS);
+    if !(1..=MAX_DIAGNOSTICS).contains(&limit) {
+        return Err(ToolError::Invalid(format!(
+            "`limit` must be between 1 and {MAX_DIAGNOSTICS}"
+        )));
+    }
+    let start = parse_cursor(args.cursor.as_deref())?;
     let loaded = state.ready()?;
     let under = |path: &str| {
         prefix
             .as_deref()
             .is_none_or(|p| path == p || path.starts_with(&format!("{p}/")))
     };
-    let mut rows: Vec<Value> = loaded
-        .snapshot
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity >= lowest && under(d.path.as_str()))
-        .map(|d| {
+    // One row per diagnostic: the index's, then the check report's that the index does not
+    // already hold (`check` repeats the discovery diagnostics), keyed by what a reader sees.
+    let key = |v: &Value| {
+        (
+            v["path"].as_str().unwrap_or("").to_owned(),
+            v["line"].as_u64().unwrap_or(0),
+            v["code"].as_str().unwrap_or("").to_owned(),
+            v["message"].as_str().unwrap_or("").to_owned(),
+        )
+    };
+    let mut rows: BTreeMap<(String, u64, String, String), Value> = BTreeMap::new();
+    for d in &loaded.snapshot.diagnostics {
+        if d.severity >= lowest && under(d.path.as_str()) {
             let mut v = serde_json::to_value(d).unwrap_or_default();
             v["source"] = json!("index");
-            v
-        })
-        .collect();
+            rows.entry(key(&v)).or_insert(v);
+        }
+    }
     let report = check_report(loaded);
     for d in report.iter().flatten() {
         let severity = d.get("severity").and_then(Value::as_str).unwrap_or("info");
@@ -550,26 +638,34 @@ pub fn diagnostics_tool(state: &mut State, args: DiagnosticsArgs) -> Result<Answ
         };
         let path = d.get("path").and_then(Value::as_str).unwrap_or("");
         if rank >= lowest && under(path) {
-            let mut v = d.clone();
-            v["source"] = json!("check");
-            rows.push(v);
+            match rows.entry(key(d)) {
+                std::collections::btree_map::Entry::Occupied(mut seen) => {
+                    seen.get_mut()["source"] = json!("both");
+                }
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    let mut v = d.clone();
+                    v["source"] = json!("check");
+                    slot.insert(v);
+                }
+            }
         }
     }
-    rows.sort_by_key(|v| {
-        (
-            v["path"].as_str().unwrap_or("").to_owned(),
-            v["line"].as_u64().unwrap_or(0),
-            v["code"].as_str().unwrap_or("").to_owned(),
-            v.to_string(),
-        )
-    });
+    let total = rows.len();
+    let page: Vec<Value> = rows.into_values().skip(start).take(limit).collect();
     let mut value = json!({
-        "count": rows.len(),
-        "diagnostics": rows,
+        "count": total,
+        "diagnostics": page,
         "checkReport": report.is_some(),
     });
     stale_flag(&mut value, loaded);
-    Ok(Answer::core(value))
+    Ok(Answer::paged(
+        value,
+        Part::Items,
+        Page {
+            lists: vec![("/diagnostics".to_owned(), total)],
+            start,
+        },
+    ))
 }
 
 /// The diagnostics of `.doc-bridge/report.json`, when `check` wrote one that parses; else `None`
