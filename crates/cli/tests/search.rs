@@ -298,3 +298,37 @@ fn gitattributes_linguist_marks_set_file_roles() {
         "{results:#}"
     );
 }
+
+/// A package's handoff starts at its README, not at a changelog that names every module.
+#[test]
+fn a_package_handoff_starts_at_its_readme_and_reads_changelogs_last() {
+    let dir = fixture_copy("ts-workspace");
+    std::fs::write(
+        dir.path().join("packages/core/CHANGELOG.md"),
+        "# Changelog\n\n## 1.1.0\n\n- `packages/core/src/index.ts`: a new `Logger` option.\n\
+         - `packages/core/src/index.ts`: faster start.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("packages/core/README.md"),
+        "# @fx/core\n\nShared logging and configuration.\n",
+    )
+    .unwrap();
+    index(dir.path());
+    let out = run(dir.path(), &["query", "--json", "package:@fx/core"]);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reading: Vec<&str> = value["readBeforeEditing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    // `docs/core.md` covers the package and comes first; the README before what only mentions.
+    assert_eq!(value["startHere"], "docs/core.md", "{value:#}");
+    let position = |path: &str| reading.iter().position(|p| *p == path);
+    let readme = position("packages/core/README.md").expect("the README is read");
+    assert_eq!(readme, 1, "{reading:?}");
+    if let Some(changelog) = position("packages/core/CHANGELOG.md") {
+        assert!(readme < changelog, "{reading:?}");
+    }
+}

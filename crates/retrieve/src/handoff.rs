@@ -49,11 +49,18 @@ pub fn reading_list(
     for doc in owned {
         push(doc.path.clone(), "agent doc naming the owner", &mut ordered);
     }
-    // 2. Covering, 3. mentioning documents; agent docs first, then the more canonical.
+    // 2. Covering documents; then the scope's own README (a package's front page), then
+    // 3. mentioning documents. Agent docs first, changelogs, tests and the like last (a
+    // changelog names every module it ever touched), then the more canonical.
     for (kind, reason) in [
         (RelationKind::Covers, "covers it"),
         (RelationKind::Mentions, "mentions it"),
     ] {
+        if kind == RelationKind::Mentions
+            && let Some(front) = front_page(graph, scope)
+        {
+            push(front, "its README", &mut ordered);
+        }
         let mut counts: BTreeMap<&EntityId, usize> = BTreeMap::new();
         for target in targets {
             for relation in graph.inbound(target).iter().filter(|r| r.kind == kind) {
@@ -67,6 +74,7 @@ pub fn reading_list(
         docs.sort_by(|(a, an), (b, bn)| {
             b.agent_doc
                 .cmp(&a.agent_doc)
+                .then(secondary(a).cmp(&secondary(b)))
                 .then(bn.cmp(an))
                 .then(graph.inbound_links(&b.id).cmp(&graph.inbound_links(&a.id)))
                 .then(a.path.cmp(&b.path))
@@ -128,6 +136,24 @@ pub fn reading_list(
         push(index, "corpus index", &mut ordered);
     }
     ordered.list
+}
+
+/// The README (or `index.md`) directly in `scope`, when the scope is a directory below the root
+/// that has one.
+fn front_page(graph: &Graph<'_>, scope: &RelPath) -> Option<RelPath> {
+    if scope.is_root() {
+        return None;
+    }
+    ["README.md", "readme.md", "README.mdx", "index.md"]
+        .into_iter()
+        .filter_map(|name| scope.join(name))
+        .find(|p| graph.document(&EntityId::document(p)).is_some())
+}
+
+/// Whether a document is a changelog, test, fixture, example or other secondary file
+/// (`file_role`): read after the documents that explain.
+fn secondary(doc: &Document) -> bool {
+    crate::file_role::file_role(&doc.path).is_some()
 }
 
 /// A reading list under construction: first reason wins, each path once (a set beside the list,
