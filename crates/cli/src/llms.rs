@@ -43,6 +43,7 @@ pub fn write(repo: &Repo, index: &DocBridgeIndexV1) -> Result<LlmsWrite, UserErr
         &LlmsOptions {
             summary: repo.config.project.summary.as_deref(),
             path: &path,
+            language: repo.config.retrieval.language(),
         },
     );
     repo.check_inside(&path)?;

@@ -101,3 +101,31 @@ fn an_escaping_llms_path_is_a_config_error() {
     assert!(stderr(&out).contains("llms.path"), "{}", stderr(&out));
     assert!(!dir.path().parent().unwrap().join("outside.txt").exists());
 }
+
+/// Translations are left out; guides come before changelogs and `.github/` templates.
+#[test]
+fn llms_txt_lists_guides_in_the_documentation_language_before_changelogs_and_templates() {
+    let dir = fixture_copy("ts-workspace");
+    let write = |path: &str, text: &str| {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    };
+    write(
+        ".github/ISSUE_TEMPLATE/bug.md",
+        "# Bug report\n\nSee [auth](../../docs/auth.md).\n",
+    );
+    write("CHANGELOG.md", "# Changelog\n\nSee [auth](docs/auth.md).\n");
+    write(
+        "docs/fr/auth.md",
+        "---\nlang: fr\n---\n# Authentification\n\nVoir [core](../core.md).\n",
+    );
+    index(dir.path());
+    let text = llms(dir.path(), "llms.txt");
+    let at = |needle: &str| text.find(needle);
+    assert!(at("Authentification").is_none(), "{text}");
+    let guide = at("(docs/core.md)").expect("the guide is listed");
+    let changelog = at("(CHANGELOG.md)").expect("the changelog is listed");
+    let template = at("(.github/ISSUE_TEMPLATE/bug.md)").expect("the template is listed");
+    assert!(guide < changelog && guide < template, "{text}");
+}

@@ -4,7 +4,8 @@
 //! The format: the project name as H1, a one-line blockquote summary, a short paragraph, then
 //! H2 sections of `- [Title](link): description` lines. "Agent docs" lists the curated agent
 //! documents (doc-bridge-index-v1, "Entry kinds": the `agent-doc` entries are what `llms.txt`
-//! lists); "Docs" the main documents, ranked by PageRank then path; "Optional" the next ones,
+//! lists); "Docs" the main documents in the documentation's language, guides before changelogs,
+//! tests and `.github/` templates, each ranked by PageRank then path; "Optional" the next ones,
 //! which a reader short of context may skip. A pure function: same index, same bytes.
 
 use std::cmp::Ordering;
@@ -30,6 +31,8 @@ pub struct LlmsOptions<'a> {
     pub summary: Option<&'a str>,
     /// Where the file is written, so links are relative to its directory.
     pub path: &'a RelPath,
+    /// The documentation's language: pages in another language (translations) are not listed.
+    pub language: &'a str,
 }
 
 /// One listed document.
@@ -57,6 +60,7 @@ pub fn llms_txt(index: &DocBridgeIndexV1, options: &LlmsOptions<'_>) -> String {
         .entries
         .iter()
         .filter(|e| e.kind == "document" && !e.agent_doc)
+        .filter(|e| e.language.as_deref().is_none_or(|l| l == options.language))
         .map(|e| {
             let item = Item {
                 title: &e.title,
@@ -66,11 +70,17 @@ pub fn llms_txt(index: &DocBridgeIndexV1, options: &LlmsOptions<'_>) -> String {
             (e, item)
         })
         .collect();
+    // Guides before changelogs, tests, examples and repository templates (`.github/`), each
+    // group by PageRank.
     documents.sort_by(|(a, _), (b, _)| {
-        b.graph
-            .pagerank
-            .partial_cmp(&a.graph.pagerank)
-            .unwrap_or(Ordering::Equal)
+        secondary(&a.path)
+            .cmp(&secondary(&b.path))
+            .then_with(|| {
+                b.graph
+                    .pagerank
+                    .partial_cmp(&a.graph.pagerank)
+                    .unwrap_or(Ordering::Equal)
+            })
             .then_with(|| a.path.cmp(&b.path))
     });
     let summary = options
@@ -117,6 +127,12 @@ pub fn llms_txt(index: &DocBridgeIndexV1, options: &LlmsOptions<'_>) -> String {
         }
     }
     out
+}
+
+/// Whether a page is read after the guides: a changelog, test, fixture, example or other
+/// secondary file ([`crate::file_role`]), or a repository template under `.github/`.
+fn secondary(path: &RelPath) -> bool {
+    path.as_str().starts_with(".github/") || crate::file_role::file_role(path).is_some()
 }
 
 /// The summary of the root README, when there is one.
