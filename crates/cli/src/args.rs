@@ -107,9 +107,14 @@ pub struct McpArgs {
     /// `install`.
     #[command(subcommand)]
     pub action: Option<McpAction>,
-    /// Answer from a stale index (responses carry `stale: true`) instead of refusing.
+    /// Answer from a stale index (responses carry `fresh: false`) instead of refusing; with
+    /// refresh on, only when the refresh itself fails.
     #[arg(long)]
     pub allow_stale: bool,
+    /// Never re-index: a stale index is refused (or served marked stale with --allow-stale).
+    /// By default a stale or missing index is brought up to date before a call is answered.
+    #[arg(long)]
+    pub no_refresh: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -290,6 +295,10 @@ pub struct SearchArgs {
     /// Answer from a stale index (marked stale) instead of failing.
     #[arg(long)]
     pub allow_stale: bool,
+    /// Bring the index up to date first, as `doc-bridge index` does (this writes
+    /// `.doc-bridge/`; a line on stderr says what it did).
+    #[arg(long, conflicts_with = "allow_stale")]
+    pub refresh: bool,
     #[command(flatten)]
     pub output: Output,
     #[command(flatten)]

@@ -18,9 +18,15 @@ use serde_json::{Value, json};
 type Client = RunningService<RoleClient, ()>;
 
 async fn connect(root: &Path) -> Client {
+    connect_with(root, &[]).await
+}
+
+/// A server started with `flags` after `mcp`.
+async fn connect_with(root: &Path, flags: &[&str]) -> Client {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_doc-bridge"));
     command
         .arg("mcp")
+        .args(flags)
         .arg("--root")
         .arg(root)
         .env("SOURCE_DATE_EPOCH", "1767225600")
@@ -75,7 +81,7 @@ fn indexed(name: &str) -> FixtureCopy {
 }
 
 #[tokio::test]
-async fn initialize_and_tools_list_describe_six_portable_tools() {
+async fn initialize_and_tools_list_describe_seven_portable_tools() {
     let dir = indexed("ts-workspace");
     let client = connect(dir.path()).await;
     let info = client.peer_info().unwrap();
@@ -94,7 +100,8 @@ async fn initialize_and_tools_list_describe_six_portable_tools() {
             "handoff",
             "read_document",
             "diagnostics",
-            "proposals"
+            "proposals",
+            "refresh"
         ]
     );
     for tool in &tools {
@@ -419,9 +426,9 @@ async fn bad_requests_get_json_rpc_errors_and_the_server_keeps_serving() {
 }
 
 #[tokio::test]
-async fn the_index_is_reloaded_when_it_changes_and_bad_indexes_are_reported() {
+async fn without_refresh_the_index_is_reloaded_when_it_changes_and_bad_indexes_are_reported() {
     let dir = fixture_copy("ts-workspace");
-    let client = connect(dir.path()).await;
+    let client = connect_with(dir.path(), &["--no-refresh"]).await;
     // No index yet: the CLI's message, as an error result.
     let missing = failed(&client, "search", json!({"query": "auth"})).await;
     assert_eq!(
@@ -437,9 +444,6 @@ async fn the_index_is_reloaded_when_it_changes_and_bad_indexes_are_reported() {
     let mut text = std::fs::read_to_string(&doc).unwrap();
     text.push_str("\nThe zanzibar protocol lives here.\n");
     std::fs::write(&doc, text).unwrap();
-    // Freshness is re-checked at most once a second (a check walks the repository); waiting past
-    // that makes the next call check again. Nothing is measured.
-    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
     let stale = failed(&client, "search", json!({"query": "zanzibar"})).await;
     assert!(stale.starts_with("index is stale: "), "{stale}");
     assert!(stale.contains("docs/core.md"), "{stale}");
@@ -476,11 +480,12 @@ async fn allow_stale_answers_with_a_stale_flag() {
     std::fs::write(dir.path().join("docs/new.md"), "# New\n").unwrap();
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_doc-bridge"));
     command
-        .args(["mcp", "--allow-stale", "--root"])
+        .args(["mcp", "--allow-stale", "--no-refresh", "--root"])
         .arg(dir.path());
     let client = ().serve(TokioChildProcess::new(command).unwrap()).await.unwrap();
     let found = ok(&client, "search", json!({"query": "auth"})).await;
     assert_eq!(found["stale"], true);
+    assert_eq!(found["fresh"], false);
     assert!(
         found["staleReason"]
             .as_str()
@@ -822,5 +827,71 @@ async fn diagnostics_and_lookups_come_in_pages_with_a_cursor_and_one_entry_per_d
             None => assert_eq!(list, &json!([]), "{kind}"),
         }
     }
+    client.cancel().await.unwrap();
+}
+
+/// The agent workflow: edit a file, ask again, get the edit; the index follows by itself.
+#[tokio::test]
+async fn an_edit_between_calls_is_in_the_next_answer_and_every_answer_says_it_is_fresh() {
+    let dir = fixture_copy("ts-workspace");
+    let client = connect(dir.path()).await;
+    // No index yet: the first call builds it.
+    let first = ok(&client, "search", json!({"query": "zanzibar"})).await;
+    assert_eq!(first["results"], json!([]));
+    assert_eq!(first["fresh"], true);
+    assert!(
+        first["refreshed"]
+            .as_str()
+            .unwrap()
+            .starts_with("re-indexed"),
+        "{first:#}"
+    );
+    assert!(dir.path().join(".doc-bridge/index.json").is_file());
+    let again = ok(&client, "search", json!({"query": "session"})).await;
+    assert_eq!(again["fresh"], true);
+    assert!(
+        again.get("refreshed").is_none(),
+        "nothing changed: {again:#}"
+    );
+
+    // An edit, then at once a call: the answer has the edit and says it refreshed.
+    let doc = dir.path().join("docs/core.md");
+    let mut text = std::fs::read_to_string(&doc).unwrap();
+    text.push_str("\nThe zanzibar protocol lives here.\n");
+    std::fs::write(&doc, text).unwrap();
+    let after = ok(&client, "search", json!({"query": "zanzibar"})).await;
+    assert_eq!(after["fresh"], true);
+    assert_eq!(after["results"][0]["path"], "docs/core.md", "{after:#}");
+    assert!(
+        after["refreshed"].as_str().unwrap().contains("index.json"),
+        "{after:#}"
+    );
+    let read = ok(&client, "read_document", json!({"path": "docs/core.md"})).await;
+    assert_eq!(read["fresh"], true);
+    assert!(read["text"].as_str().unwrap().contains("zanzibar"));
+
+    // A new file is found by lookup right away; `refresh` says what it did.
+    std::fs::write(
+        dir.path().join("docs/new.md"),
+        "# New page\n\nFresh words.\n",
+    )
+    .unwrap();
+    let new = ok(&client, "lookup", json!({"path": "docs/new.md"})).await;
+    assert_eq!(new["id"], "document:docs/new.md", "{new:#}");
+    assert_eq!(new["fresh"], true);
+    let refreshed = ok(&client, "refresh", json!({})).await;
+    assert_eq!(
+        refreshed["refreshed"], "the index was up to date",
+        "{refreshed:#}"
+    );
+    assert_eq!(refreshed["fresh"], true);
+    let forced = ok(&client, "refresh", json!({"force": true})).await;
+    assert!(
+        forced["refreshed"]
+            .as_str()
+            .unwrap()
+            .starts_with("re-indexed"),
+        "{forced:#}"
+    );
     client.cancel().await.unwrap();
 }

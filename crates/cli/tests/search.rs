@@ -332,3 +332,36 @@ fn a_package_handoff_starts_at_its_readme_and_reads_changelogs_last() {
         assert!(readme < changelog, "{reading:?}");
     }
 }
+
+/// `search --refresh` re-indexes first, says so on stderr, and answers from the new index.
+#[test]
+fn search_refresh_brings_the_index_up_to_date_and_says_what_it_wrote() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    let doc = dir.path().join("docs/core.md");
+    let mut text = std::fs::read_to_string(&doc).unwrap();
+    text.push_str("\nThe zanzibar protocol lives here.\n");
+    std::fs::write(&doc, text).unwrap();
+    let stale = run(dir.path(), &["search", "zanzibar"]);
+    assert_eq!(code(&stale), 1, "{}", stderr(&stale));
+    let out = run(dir.path(), &["search", "--refresh", "--json", "zanzibar"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refresh: re-indexed") && stderr(&out).contains("index.json"),
+        "{}",
+        stderr(&out)
+    );
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["results"][0]["path"], "docs/core.md", "{value:#}");
+    let again = run(dir.path(), &["search", "--refresh", "zanzibar"]);
+    assert!(
+        stderr(&again).contains("the index was up to date"),
+        "{}",
+        stderr(&again)
+    );
+    let both = run(
+        dir.path(),
+        &["search", "--refresh", "--allow-stale", "zanzibar"],
+    );
+    assert_eq!(code(&both), 2);
+}

@@ -40,27 +40,100 @@ pub fn run(args: &IndexArgs) -> CommandResult {
 /// Scans, builds and writes every artifact; or, when nothing changed since the last run (see
 /// `last_run`), says so and writes nothing.
 fn build_and_write(args: &IndexArgs, repo: &Repo) -> CommandResult {
+    let outcome = index_once(
+        repo,
+        IndexRun {
+            force: args.force,
+            allow_pending_findings: args.allow_pending_findings,
+            quiet: args.common.quiet,
+        },
+    )?;
+    print_summary(&outcome.summary, &outcome.run, args.json, args.common.quiet);
+    // The process ends here: the operating system takes the memory back in one go, where
+    // dropping these would free millions of allocations one by one first.
+    std::mem::forget(outcome.built);
+    Ok(Exit::Ok)
+}
+
+/// How to run the index pipeline once.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexRun {
+    /// Run in full even when nothing changed since the last run.
+    pub force: bool,
+    /// Publish past the reference-findings gate.
+    pub allow_pending_findings: bool,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// What one run of the index pipeline did.
+pub struct Outcome {
+    /// The counts and hashes `index` reports.
+    pub summary: Summary,
+    /// Whether it ran in full, and what it wrote.
+    pub run: Run,
+    /// The large values built, for the caller to drop or leak (a process about to exit).
+    built: Option<Built>,
+}
+
+type Built = (
+    doc_bridge_model::snapshot::Snapshot,
+    DocBridgeIndexV1,
+    Vec<WalkedFile>,
+    doc_bridge_discover::analysis_cache::AnalysisCache,
+);
+
+impl Outcome {
+    /// One line saying what the run did: nothing (up to date), or what it wrote.
+    pub fn describe(&self) -> String {
+        match &self.run {
+            Run::UpToDate { .. } => "the index was up to date".to_owned(),
+            Run::Full {
+                wrote_snapshot,
+                wrote_index,
+                ..
+            } => {
+                let wrote: Vec<&str> =
+                    [(*wrote_snapshot, SNAPSHOT_FILE), (*wrote_index, INDEX_FILE)]
+                        .into_iter()
+                        .filter_map(|(wrote, name)| wrote.then_some(name))
+                        .collect();
+                if wrote.is_empty() {
+                    format!("re-indexed {} files; nothing changed", self.summary.files)
+                } else {
+                    format!(
+                        "re-indexed {} files; wrote .doc-bridge/{}",
+                        self.summary.files,
+                        wrote.join(", .doc-bridge/")
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// Runs the index pipeline once, as `doc-bridge index` does, without printing its summary:
+/// what `index`, `search --refresh` and the MCP server's refresh share.
+pub fn index_once(repo: &Repo, options: IndexRun) -> Result<Outcome, UserError> {
     // The publication gate looks at this tree's findings: never answered from the last run.
-    let gated = repo.config.index.reference_findings_gate || args.allow_pending_findings;
-    if !args.force
+    let gated = repo.config.index.reference_findings_gate || options.allow_pending_findings;
+    if !options.force
         && !gated
         && let Some(summary) = phase("up to date", || last_run::unchanged(repo))
     {
         let modules = summary.entities.get("module").copied().unwrap_or(0);
-        print_summary(
-            &summary,
-            Run::UpToDate { modules },
-            args.json,
-            args.common.quiet,
-        );
-        return Ok(Exit::Ok);
+        return Ok(Outcome {
+            summary,
+            run: Run::UpToDate { modules },
+            built: None,
+        });
     }
-    let progress = Progress::new(args.common.quiet);
+    let progress = Progress::new(options.quiet);
     let scanned = pipeline::scan_unsealed(repo, &progress)?;
     let mut snapshot = scanned.snapshot;
     // Before anything is written: a failing gate publishes nothing, unless overridden.
     let past_gate = match crate::publication::evaluate(repo, &snapshot) {
-        Some(failed) if !args.allow_pending_findings => {
+        Some(failed) if !options.allow_pending_findings => {
             return Err(UserError::findings(format!(
                 "index not published: {}; fix them, run `doc-bridge check` to make the current findings the base, or pass --allow-pending-findings",
                 failed.summary(10)
@@ -119,30 +192,25 @@ fn build_and_write(args: &IndexArgs, repo: &Repo) -> CommandResult {
     } else {
         record_run(repo, &index, &written, &summary);
     }
-    print_summary(
-        &summary,
-        Run::Full {
+    Ok(Outcome {
+        summary,
+        run: Run::Full {
             wrote_snapshot: written.snapshot,
             wrote_index: written.index,
-            llms: &written.llms,
+            llms: written.llms.clone(),
             reused: scanned.reused,
         },
-        args.json,
-        args.common.quiet,
-    );
-    // The process ends here: the operating system takes the memory back in one go, where
-    // dropping these would free millions of allocations one by one first.
-    std::mem::forget((snapshot, index, scanned.walked, scanned.analyses));
-    Ok(Exit::Ok)
+        built: Some((snapshot, index, scanned.walked, scanned.analyses)),
+    })
 }
 
 /// How a run ended, for its summary.
-enum Run<'a> {
+pub enum Run {
     /// Built in full: what was written, and how many module analyses came from the cache.
     Full {
         wrote_snapshot: bool,
         wrote_index: bool,
-        llms: &'a crate::llms::LlmsWrite,
+        llms: crate::llms::LlmsWrite,
         reused: usize,
     },
     /// Nothing changed since the last run: nothing was analysed or written.
@@ -151,7 +219,7 @@ enum Run<'a> {
 
 /// Prints what a run did: the JSON report, or two lines of text.
 /// With `quiet` (and no `--json`), only the warning.
-fn print_summary(summary: &Summary, run: Run<'_>, as_json: bool, quiet: bool) {
+fn print_summary(summary: &Summary, run: &Run, as_json: bool, quiet: bool) {
     if let Run::Full {
         llms: crate::llms::LlmsWrite::Foreign(path),
         ..
@@ -164,11 +232,11 @@ fn print_summary(summary: &Summary, run: Run<'_>, as_json: bool, quiet: bool) {
     if quiet && !as_json {
         return;
     }
-    let (wrote_snapshot, wrote_index, wrote_llms, reused, up_to_date) = match run {
+    let (wrote_snapshot, wrote_index, wrote_llms, reused, up_to_date) = match *run {
         Run::Full {
             wrote_snapshot,
             wrote_index,
-            llms,
+            ref llms,
             reused,
         } => (
             wrote_snapshot,

@@ -12,6 +12,12 @@ pub fn run(args: &McpArgs) -> CommandResult {
     }
     // Opening the repository first makes a bad root a plain error before any protocol starts.
     let repo = Repo::open(args.common.root.as_deref())?;
-    crate::mcp::serve(repo.root, args.allow_stale)?;
+    crate::mcp::serve(
+        repo.root,
+        crate::mcp::ServeOptions {
+            allow_stale: args.allow_stale,
+            refresh: !args.no_refresh,
+        },
+    )?;
     Ok(Exit::Ok)
 }

@@ -17,6 +17,22 @@ use crate::pipeline::load_for_search;
 use crate::repo::Repo;
 
 /// Runs a search and prints the results.
+/// `--refresh`: the index pipeline once, then one line on stderr saying what it wrote.
+fn refresh(repo: &Repo) -> Result<(), UserError> {
+    let outcome = phase("refresh", || {
+        super::index::index_once(
+            repo,
+            super::index::IndexRun {
+                force: false,
+                allow_pending_findings: false,
+                quiet: true,
+            },
+        )
+    })?;
+    crate::errln!("refresh: {}", outcome.describe());
+    Ok(())
+}
+
 pub fn run(args: &SearchArgs) -> CommandResult {
     let floor = args.floor.unwrap_or(rank::DEFAULT_FLOOR);
     if !(0.0..=1.0).contains(&floor) {
@@ -26,6 +42,9 @@ pub fn run(args: &SearchArgs) -> CommandResult {
     let repo = phase("open repository", || {
         Repo::open(args.common.root.as_deref())
     })?;
+    if args.refresh {
+        refresh(&repo)?;
+    }
     let loaded = phase("load for search", || {
         load_for_search(&repo, args.allow_stale)
     })?;

@@ -42,9 +42,13 @@ pub struct DocBridgeServer {
 
 impl DocBridgeServer {
     /// A server for the repository at `root` (canonical).
-    pub fn new(root: PathBuf, allow_stale: bool) -> Self {
+    pub fn new(root: PathBuf, options: ServeOptions) -> Self {
         DocBridgeServer {
-            state: Arc::new(Mutex::new(State::new(root, allow_stale))),
+            state: Arc::new(Mutex::new(State::new(
+                root,
+                options.allow_stale,
+                options.refresh,
+            ))),
         }
     }
 
@@ -133,6 +137,10 @@ fn dispatch(state: &mut State, name: &str, arguments: serde_json::Value) -> Disp
             let budget = args.budget_tokens;
             Ok((tools::proposals_tool(state, args)?, budget))
         }
+        "refresh" => {
+            let args: tools::RefreshArgs = parse(name, arguments)?;
+            Ok((tools::refresh_tool(state, args)?, None))
+        }
         other => Err(ToolError::Invalid(format!(
             "unknown tool `{}`; see tools/list",
             other.chars().take(100).collect::<String>()
@@ -203,6 +211,11 @@ pub fn tool_list() -> Vec<Tool> {
             "Enrichment proposals: `list` the overlay, or `approve`/`reject` a pending proposal on behalf of a named person (`by`); agents and `policy` cannot decide.",
             false,
         ),
+        tool::<tools::RefreshArgs>(
+            "refresh",
+            "Bring the index up to date now, as `doc-bridge index` does (only changed files are analysed again; writes `.doc-bridge/`). Other tools refresh a stale index by themselves; every answer says `fresh`.",
+            false,
+        ),
     ]
 }
 
@@ -243,15 +256,25 @@ impl ServerHandler for DocBridgeServer {
     }
 }
 
+/// How the server treats an index that is not up to date.
+#[derive(Debug, Clone, Copy)]
+pub struct ServeOptions {
+    /// Serve a stale index (marked `fresh: false`) when it is not refreshed.
+    pub allow_stale: bool,
+    /// Bring a stale or missing index up to date before answering (`mcp` without
+    /// `--no-refresh`).
+    pub refresh: bool,
+}
+
 /// Serves over stdin/stdout until the client closes the connection.
-pub fn serve(root: PathBuf, allow_stale: bool) -> Result<(), UserError> {
+pub fn serve(root: PathBuf, options: ServeOptions) -> Result<(), UserError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| UserError::error(format!("cannot start the MCP server: {e}")))?;
     runtime.block_on(async move {
-        let server = DocBridgeServer::new(root, allow_stale);
+        let server = DocBridgeServer::new(root, options);
         // Every line gets an answer, malformed ones included (see `framing`).
         let (reads, writes, writer) = framing::screened(tokio::io::stdin(), tokio::io::stdout());
         let running = server

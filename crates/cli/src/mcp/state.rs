@@ -1,9 +1,10 @@
 //! What the server keeps in memory between calls: the verified index, its snapshot and the search
 //! collection, reloaded only when `.doc-bridge/index.json` changes on disk (size, modification
-//! time or inode), and a freshness verdict re-checked at most once per second.
+//! time or inode). Freshness is checked before every call; a stale (or missing) index is brought
+//! up to date first, as `doc-bridge index` does (only changed files are analysed again), unless
+//! the server runs with `--no-refresh`.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::snapshot::Snapshot;
@@ -16,10 +17,6 @@ use crate::pipeline::{
     verified_index_with_snapshot,
 };
 use crate::repo::Repo;
-
-/// How long a freshness verdict is trusted: the check walks and stamps the repository, so it is
-/// not repeated for every call of a burst.
-pub const FRESHNESS_TTL: Duration = Duration::from_secs(1);
 
 /// A loaded index with what the tools read.
 pub struct Loaded {
@@ -34,25 +31,44 @@ pub struct Loaded {
     /// Set when the index is stale and the server was started with `--allow-stale`: a short
     /// summary of what changed.
     pub stale: Option<String>,
+    /// What the refresh before this call did, when one ran.
+    pub refreshed: Option<String>,
 }
 
 /// The server's state.
 pub struct State {
     root: PathBuf,
     allow_stale: bool,
+    refresh: bool,
     loaded: Option<(FileStamp, Loaded)>,
-    checked: Option<(Instant, Option<doc_bridge_retrieve::Freshness>)>,
 }
 
 impl State {
-    /// A state for the repository at `root`; nothing is loaded until the first call.
-    pub fn new(root: PathBuf, allow_stale: bool) -> Self {
+    /// A state for the repository at `root`; nothing is loaded until the first call. With
+    /// `refresh`, a stale or missing index is brought up to date before a call is answered.
+    pub fn new(root: PathBuf, allow_stale: bool, refresh: bool) -> Self {
         State {
             root,
             allow_stale,
+            refresh,
             loaded: None,
-            checked: None,
         }
+    }
+
+    /// Runs the index pipeline once (`force`: in full even when nothing changed) and forgets
+    /// the loaded index, so the next [`State::ready`] reads what it wrote. Returns what it did.
+    pub fn refresh_now(&mut self, force: bool) -> Result<String, UserError> {
+        let repo = Repo::open(Some(&self.root))?;
+        let outcome = crate::commands::index::index_once(
+            &repo,
+            crate::commands::index::IndexRun {
+                force,
+                allow_pending_findings: false,
+                quiet: true,
+            },
+        )?;
+        self.invalidate();
+        Ok(outcome.describe())
     }
 
     /// The repository as configured now (for calls that do not need the index).
@@ -66,13 +82,48 @@ impl State {
     /// Forgets the loaded index, so the next call reads it again (after a write by this server).
     pub fn invalidate(&mut self) {
         self.loaded = None;
-        self.checked = None;
     }
 
-    /// The loaded index, reloaded first when its file changed, and checked for freshness (at most
-    /// once per [`FRESHNESS_TTL`]). A missing, corrupt or (without `--allow-stale`) stale index is
-    /// an error with the message the CLI gives.
+    /// The loaded index, reloaded first when its file changed, and checked for freshness. A stale
+    /// or missing index is refreshed first (unless `--no-refresh`); one that cannot be, or a
+    /// corrupt one, is an error with the message the CLI gives, and a stale one without refresh
+    /// is an error too unless `--allow-stale`, when it is served marked stale.
     pub fn ready(&mut self) -> Result<&Loaded, UserError> {
+        let mut refreshed = None;
+        let index_path = self.root.join(crate::repo::ARTIFACT_DIR).join(INDEX_FILE);
+        if self.refresh && file_stamp(&index_path).is_none() {
+            refreshed = Some(self.refresh_now(false)?);
+        }
+        let stale = self.load_and_check()?;
+        let stale = match stale {
+            Some(_) if self.refresh => {
+                refreshed = Some(self.refresh_now(false).map_err(|e| {
+                    UserError::error(format!(
+                        "the index is stale and could not be refreshed: {e}"
+                    ))
+                })?);
+                self.load_and_check()?
+            }
+            other => other,
+        };
+        let allow_stale = self.allow_stale;
+        let Some((_, loaded)) = self.loaded.as_mut() else {
+            return Err(UserError::error(
+                "no index at .doc-bridge/index.json; run `doc-bridge index`",
+            ));
+        };
+        loaded.refreshed = refreshed;
+        match stale {
+            None => loaded.stale = None,
+            Some(freshness) if allow_stale => loaded.stale = Some(freshness.summary(5)),
+            Some(freshness) => return Err(stale_error(&freshness)),
+        }
+        Ok(loaded)
+    }
+
+    /// Reloads the index when its file changed, then checks its freshness: what is stale, if
+    /// anything.
+    fn load_and_check(&mut self) -> Result<Option<doc_bridge_retrieve::Freshness>, UserError> {
         let repo_root = self.root.clone();
         let stamp = file_stamp(&repo_root.join(crate::repo::ARTIFACT_DIR).join(INDEX_FILE));
         let current = match (&self.loaded, &stamp) {
@@ -81,7 +132,6 @@ impl State {
         };
         if !current {
             self.loaded = None;
-            self.checked = None;
             let repo = Repo::open(Some(&repo_root))?;
             let loaded = load(repo, stamp.as_ref())?;
             // The stamp taken before reading: a write during the read makes the next call reload.
@@ -92,27 +142,13 @@ impl State {
             };
             self.loaded = Some((stamp, loaded));
         }
-        let expired = self
-            .checked
-            .as_ref()
-            .is_none_or(|(at, _)| at.elapsed() >= FRESHNESS_TTL);
-        let Some((_, loaded)) = self.loaded.as_mut() else {
+        let Some((_, loaded)) = self.loaded.as_ref() else {
             return Err(UserError::error(
                 "no index at .doc-bridge/index.json; run `doc-bridge index`",
             ));
         };
-        if expired {
-            let freshness = freshness_of(&loaded.repo, &loaded.index)?;
-            let verdict = (!freshness.is_fresh()).then_some(freshness);
-            self.checked = Some((Instant::now(), verdict));
-        }
-        let stale = self.checked.as_ref().and_then(|(_, v)| v.as_ref());
-        match stale {
-            None => loaded.stale = None,
-            Some(freshness) if self.allow_stale => loaded.stale = Some(freshness.summary(5)),
-            Some(freshness) => return Err(stale_error(freshness)),
-        }
-        Ok(loaded)
+        let freshness = freshness_of(&loaded.repo, &loaded.index)?;
+        Ok((!freshness.is_fresh()).then_some(freshness))
     }
 }
 
@@ -132,5 +168,6 @@ fn load(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
         snapshot,
         collection,
         stale: None,
+        refreshed: None,
     })
 }

@@ -223,10 +223,38 @@ pub enum ProposalAction {
 }
 
 fn stale_flag(value: &mut Value, loaded: &Loaded) {
+    value["fresh"] = json!(loaded.stale.is_none());
     if let Some(summary) = &loaded.stale {
         value["stale"] = json!(true);
         value["staleReason"] = json!(summary);
     }
+    if let Some(refreshed) = &loaded.refreshed {
+        value["refreshed"] = json!(refreshed);
+    }
+}
+
+/// `refresh` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefreshArgs {
+    /// Re-index in full even when nothing changed.
+    pub force: Option<bool>,
+}
+
+/// `refresh`: the index pipeline once, then what it did and the index it left.
+pub fn refresh_tool(state: &mut State, args: RefreshArgs) -> Result<Answer, ToolError> {
+    let did = state
+        .refresh_now(args.force.unwrap_or(false))
+        .map_err(|e| ToolError::Failed(e.to_string()))?;
+    let loaded = state.ready()?;
+    let mut value = json!({
+        "refreshed": did,
+        "indexHash": loaded.index.content_hash,
+        "files": loaded.snapshot.files.len(),
+    });
+    stale_flag(&mut value, loaded);
+    value["refreshed"] = json!(did);
+    Ok(Answer::core(value))
 }
 
 /// `search`: ranked results with title, path, a short excerpt with line numbers, and score parts
