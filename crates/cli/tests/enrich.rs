@@ -158,6 +158,16 @@ fn proposals_from_a_file_are_decided_merged_and_searchable() {
     let listed: Value = serde_json::from_slice(&pending.stdout).unwrap();
     assert_eq!(listed["entries"].as_array().unwrap().len(), 1);
     assert_eq!(listed["entries"][0]["kind"], "mark-canonical");
+    // The whole proposal, payload and evidence included, as the overlay holds it.
+    let overlay = artifact(dir.path(), "enrich/overlay.json");
+    assert_eq!(
+        listed["entries"][0]["proposal"], overlay["pending"][0]["proposal"],
+        "{listed:#}"
+    );
+    assert!(
+        listed["entries"][0]["proposal"]["payload"].is_object(),
+        "{listed:#}"
+    );
     let before = std::fs::read(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap();
     let again = run(
         dir.path(),

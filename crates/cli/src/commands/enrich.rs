@@ -576,10 +576,10 @@ pub fn list(args: &EnrichListArgs) -> CommandResult {
     let want = |state: EnrichState| args.state.is_none_or(|s| s == state);
     let mut rows: Vec<serde_json::Value> = Vec::new();
     if want(EnrichState::Accepted) {
-        rows.extend(overlay.accepted.iter().map(|e| json!({"state": "accepted", "proposalId": e.proposal.proposal_id, "kind": e.proposal.kind().as_str(), "entity": e.proposal.entity, "acceptedBy": e.accepted_by})));
+        rows.extend(overlay.accepted.iter().map(|e| json!({"state": "accepted", "proposalId": e.proposal.proposal_id, "kind": e.proposal.kind().as_str(), "entity": e.proposal.entity, "acceptedBy": e.accepted_by, "proposal": e.proposal})));
     }
     if want(EnrichState::Pending) {
-        rows.extend(overlay.pending.iter().map(|e| json!({"state": "pending", "proposalId": e.proposal.proposal_id, "kind": e.proposal.kind().as_str(), "entity": e.proposal.entity, "approvalId": e.approval_id, "note": e.note})));
+        rows.extend(overlay.pending.iter().map(|e| json!({"state": "pending", "proposalId": e.proposal.proposal_id, "kind": e.proposal.kind().as_str(), "entity": e.proposal.entity, "approvalId": e.approval_id, "note": e.note, "proposal": e.proposal})));
     }
     if want(EnrichState::Rejected) {
         rows.extend(overlay.rejected.iter().map(|e: &RejectedEntry| json!({"state": "rejected", "proposalId": e.proposal_id, "kind": e.kind, "entity": e.entity, "reason": e.reason.as_str(), "detail": e.detail})));
