@@ -139,9 +139,9 @@ impl<'a> Facts<'a> {
     ///
     /// - `snapshot`: the path is a repository-relative path (no leading `/`, no `..`, no
     ///   backslash) of a file in `snapshot.files`, and the lines satisfy
-    ///   `1 <= start <= end <= lines` for a file with a recorded line count of at least one. A
-    ///   file with no recorded lines (binary, oversize, inventoried only) or with zero lines
-    ///   can only be cited as a whole, written `[0, 0]`.
+    ///   `1 <= start <= end <= lines` for a file with a recorded line count of at least one, or
+    ///   are `[0, 0]`, citing the file whole (the only way to cite a file with no recorded lines:
+    ///   binary, oversize, inventoried only, or empty).
     /// - `report`: some report diagnostic has this path, and either its line lies within
     ///   `start..=end` (with `start >= 1`), or it has no line and the item says `[0, 0]`.
     pub fn evidence_problem(&self, item: &EvidenceItem) -> Option<String> {
@@ -155,8 +155,9 @@ impl<'a> Facts<'a> {
                     return Some(format!("evidence file {path} is not in the snapshot"));
                 };
                 let ok = match file.lines {
+                    _ if start == 0 && end == 0 => true,
                     Some(lines) if lines >= 1 => 1 <= start && start <= end && end <= lines,
-                    _ => start == 0 && end == 0,
+                    _ => false,
                 };
                 (!ok).then(|| {
                     format!(

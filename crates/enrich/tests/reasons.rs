@@ -405,6 +405,14 @@ fn a_file_without_a_line_count_can_only_be_cited_whole_as_zero_zero() {
     );
 }
 
+/// `[0, 0]` cites any observed file whole, as the documentation says.
+#[test]
+fn zero_zero_cites_a_file_with_lines_whole_too() {
+    let snap = snapshot();
+    let item = json!({"source": "snapshot", "path": "docs/auth.md", "lines": [0, 0]});
+    assert_accepted(&snap, with_evidence(&snap, item));
+}
+
 #[test]
 fn report_evidence_must_cover_a_diagnostic_line() {
     let snap = snapshot();
