@@ -175,10 +175,23 @@ fn proposals_from_a_file_are_decided_merged_and_searchable() {
     );
     let again: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["accepted"], 0);
+    // Said, not silently dropped: every proposal of the file was decided by the first run.
+    assert_eq!(
+        again["alreadyDecided"].as_array().unwrap().len(),
+        listed_total(&dir),
+        "{again:#}"
+    );
     assert_eq!(
         before,
         std::fs::read(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap()
     );
+}
+
+/// Entries of the overlay, every state.
+fn listed_total(dir: &FixtureCopy) -> usize {
+    let out = run(dir.path(), &["enrich", "list", "--json"]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    listed["entries"].as_array().unwrap().len()
 }
 
 #[test]

@@ -110,6 +110,9 @@ struct Summary {
     pending: u64,
     rejected: u64,
     expired: usize,
+    /// Proposal ids this run produced again that the overlay had decided already: not
+    /// reopened, and said so.
+    already_decided: Vec<String>,
     overlay: EnrichmentOverlayV1,
     overlay_hash: String,
     /// The check report the validators read (`None`: the snapshot's diagnostics).
@@ -202,8 +205,10 @@ fn execute(
     let decided: BTreeSet<String> = decided_ids(&current);
     let now = now_rfc3339();
     let (mut accepted_now, mut pending_now, mut rejected_now) = (0u64, 0u64, 0u64);
+    let mut already_decided = Vec::new();
     for decision in &decisions {
         if decided.contains(decision.proposal_id()) {
+            already_decided.push(decision.proposal_id().to_owned());
             continue;
         }
         match decision {
@@ -280,6 +285,7 @@ fn execute(
         pending: pending_now,
         rejected: rejected_now,
         expired: expired.len(),
+        already_decided,
         overlay_hash: current.content_hash.to_string(),
         report_hash: report_hash.map(|h| h.to_string()),
         overlay: current,
@@ -331,6 +337,7 @@ fn print_summary(summary: &Summary, as_json: bool) {
         pending: pending_now,
         rejected: rejected_now,
         expired,
+        already_decided,
         overlay: current,
         overlay_hash,
         report_hash,
@@ -374,6 +381,7 @@ fn print_summary(summary: &Summary, as_json: bool) {
         "pending": pending_now,
         "rejected": rejected_now,
         "expired": expired,
+        "alreadyDecided": already_decided,
         "byKind": current.stats.by_kind,
         "rejectionReasons": current.stats.rejection_reasons,
         "overlayHash": overlay_hash,
@@ -412,6 +420,23 @@ fn print_summary(summary: &Summary, as_json: bool) {
         crate::outln!(
             "Accepted: {accepted_now}  Pending: {pending_now}  Rejected: {rejected_now}  Expired: {expired}"
         );
+        if !already_decided.is_empty() {
+            let shown: Vec<&str> = already_decided
+                .iter()
+                .take(5)
+                .map(|id| id.get(..12).unwrap_or(id))
+                .collect();
+            crate::outln!(
+                "Already decided, not reopened: {} ({}{})",
+                already_decided.len(),
+                shown.join(", "),
+                if already_decided.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            );
+        }
         for (kind, stats) in &current.stats.by_kind {
             crate::outln!(
                 "  {kind}: accepted {}, pending {}, rejected {}",
