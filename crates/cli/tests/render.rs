@@ -397,3 +397,43 @@ fn check_report_diagnostics_are_shown_once_beside_the_snapshot_ones() {
         .replace('\'', "&#39;");
     assert_eq!(page.matches(&escaped).count(), 1, "{message}");
 }
+
+/// The counts say how many diagnostics there are, not how many the list shows.
+#[test]
+fn the_overview_counts_every_diagnostic_beyond_the_listed_ones() {
+    let dir = fixture_copy("docs-site");
+    index(dir.path());
+    let snapshot = artifact(dir.path(), "snapshot.json");
+    let own = snapshot["diagnostics"].as_array().unwrap().len();
+    let extra: Vec<Value> = (0..600)
+        .map(|n| {
+            json!({"id": format!("x{n}"), "code": "orphan-document", "severity": "warning",
+                   "path": format!("docs/gone-{n:03}.md"), "message": "nothing links to this document"})
+        })
+        .collect();
+    let report = json!({
+        "type": "doc-bridge-check-report",
+        "snapshotHash": snapshot["contentHash"],
+        "diagnostics": extra,
+    });
+    std::fs::write(
+        dir.path().join(".doc-bridge/report.json"),
+        serde_json::to_vec(&report).unwrap(),
+    )
+    .unwrap();
+    let (exit, page) = render(dir.path());
+    assert_eq!(exit, 0);
+    let total = 600 + own;
+    assert!(
+        page.contains(&format!("Diagnostics ({total})")),
+        "tab label"
+    );
+    assert!(
+        page.contains(&format!("<b>{total}</b><span>diagnostics</span>")),
+        "the overview count"
+    );
+    assert!(
+        page.contains(&format!("shows the first 500 of {total}")),
+        "the notice"
+    );
+}

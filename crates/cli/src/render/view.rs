@@ -220,6 +220,8 @@ pub struct Page {
     pub diagnostics: Vec<DiagnosticView>,
     /// Diagnostics by severity, for the summary line.
     pub diagnostic_counts: String,
+    /// All diagnostics, listed or not (the list stops at [`MAX_DIAGNOSTICS`]).
+    pub diagnostic_total: usize,
     /// Pending proposals.
     pub pending: Vec<PendingView>,
     /// Pending proposals in all.
@@ -387,7 +389,8 @@ pub fn build(inputs: &Inputs<'_>) -> Page {
         })
         .collect();
 
-    let (diagnostics, diagnostic_counts) = diagnostics(snapshot, &inputs.report, &mut notices);
+    let (diagnostics, diagnostic_counts, diagnostic_total) =
+        diagnostics(snapshot, &inputs.report, &mut notices);
     let (pending, pending_total) = pending(inputs, &anchor);
     if pending_total > pending.len() {
         notices.push(format!(
@@ -450,7 +453,7 @@ pub fn build(inputs: &Inputs<'_>) -> Page {
             },
             Count {
                 label: "diagnostics",
-                value: diagnostics.len(),
+                value: diagnostic_total,
             },
             Count {
                 label: "pending proposals",
@@ -463,6 +466,7 @@ pub fn build(inputs: &Inputs<'_>) -> Page {
         graph,
         diagnostics,
         diagnostic_counts,
+        diagnostic_total,
         pending,
         pending_total,
         acceptance,
@@ -520,7 +524,7 @@ fn diagnostics(
     snapshot: &Snapshot,
     report: &CheckReport,
     notices: &mut Vec<String>,
-) -> (Vec<DiagnosticView>, String) {
+) -> (Vec<DiagnosticView>, String, usize) {
     let from_report: &[ReportDiagnostic] = match report {
         CheckReport::Diagnostics(list) => list,
         _ => &[],
@@ -578,6 +582,7 @@ fn diagnostics(
         .map(|(s, n)| format!("{n} {}", severity_name(s.0)))
         .collect::<Vec<_>>()
         .join(", ");
+    let total = rows.len();
     if rows.len() > MAX_DIAGNOSTICS {
         notices.push(format!(
             "The diagnostics list shows the first {MAX_DIAGNOSTICS} of {}.",
@@ -598,7 +603,7 @@ fn diagnostics(
             source: row.source,
         })
         .collect();
-    (views, summary)
+    (views, summary, total)
 }
 
 /// The pending proposals, by id, bounded; and how many there are.
