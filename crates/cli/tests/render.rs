@@ -437,3 +437,40 @@ fn the_overview_counts_every_diagnostic_beyond_the_listed_ones() {
         "the notice"
     );
 }
+
+/// When the graph keeps only the most connected, tests and fixtures give way to the rest.
+#[test]
+fn the_graph_keeps_guides_over_more_connected_test_fixtures() {
+    let dir = fixture_copy("docs-site");
+    let fixtures = dir.path().join("tests/fixtures");
+    std::fs::create_dir_all(&fixtures).unwrap();
+    for n in 0..5 {
+        std::fs::write(
+            fixtures.join(format!("fx{n}.md")),
+            format!("# Zzfixture{n}\n\nA sample page.\n"),
+        )
+        .unwrap();
+    }
+    let guides = dir.path().join("docs/guides");
+    std::fs::create_dir_all(&guides).unwrap();
+    let links: String = (0..5)
+        .map(|n| format!("[f{n}](../../tests/fixtures/fx{n}.md) "))
+        .collect();
+    for n in 0..45 {
+        std::fs::write(
+            guides.join(format!("g{n:02}.md")),
+            format!("# Guide {n}\n\nSee {links}\n"),
+        )
+        .unwrap();
+    }
+    index(dir.path());
+    let (exit, page) = render(dir.path());
+    assert_eq!(exit, 0);
+    let graph = &page[page.find("aria-label=\"Relation graph\"").unwrap()..];
+    let graph = &graph[..graph.find("</svg>").unwrap()];
+    assert!(
+        !graph.contains("fixtures/fx"),
+        "fixtures were kept over guides"
+    );
+    assert!(graph.contains("guides/g01"), "guides are drawn: {graph}");
+}

@@ -2,8 +2,8 @@
 //! module stands for its area), laid out in three columns, drawn as inline SVG.
 //!
 //! Deterministic: nodes sort by id, edges by (from, to, style); no randomness, no iteration over
-//! hash maps. Bounded: at most [`MAX_NODES_PER_COLUMN`] nodes per column (the most connected),
-//! and the page says what was left out.
+//! hash maps. Bounded: at most [`MAX_NODES_PER_COLUMN`] nodes per column (the most connected,
+//! tests and fixtures last), and the page says what was left out.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -178,10 +178,17 @@ pub fn layout(
     for (c, nodes) in columns.iter_mut().enumerate() {
         if nodes.len() > MAX_NODES_PER_COLUMN {
             let total = nodes.len();
+            // Tests, fixtures, examples and the like after the rest: a fixture package can be
+            // the most connected without being what a reader looks for.
+            let secondary =
+                |e: &Entity| doc_bridge_retrieve::file_role::file_role(e.path()).is_some();
             nodes.sort_by(|a, b| {
                 let da = degree.get(a.id()).copied().unwrap_or(0);
                 let db = degree.get(b.id()).copied().unwrap_or(0);
-                db.cmp(&da).then_with(|| a.id().cmp(b.id()))
+                secondary(a)
+                    .cmp(&secondary(b))
+                    .then(db.cmp(&da))
+                    .then_with(|| a.id().cmp(b.id()))
             });
             nodes.truncate(MAX_NODES_PER_COLUMN);
             omitted.push(format!(
