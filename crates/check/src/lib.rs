@@ -10,6 +10,7 @@ mod cycles;
 mod graph;
 mod index_rules;
 mod orphans;
+mod roles;
 pub mod sarif;
 mod severity;
 pub mod text;
@@ -84,7 +85,8 @@ pub struct CheckInput<'a> {
     pub rules: &'a BTreeMap<String, RuleLevel>,
 }
 
-/// Every diagnostic of a check: the snapshot's own plus the rules', with the configured severity
+/// Every diagnostic of a check: the snapshot's own plus the rules', without the content findings
+/// on tests, fixtures, examples and generated files ([`roles`]), with the configured severity
 /// applied (`off` codes dropped), sorted by (path, line, code, message, id), duplicates removed,
 /// bounded per file and code and per code ([`doc_bridge_model::cap_diagnostics`]).
 pub fn diagnostics(input: &CheckInput<'_>) -> Vec<Diagnostic> {
@@ -101,6 +103,7 @@ pub fn diagnostics(input: &CheckInput<'_>) -> Vec<Diagnostic> {
         doc_bridge_model::MAX_DIAGNOSTICS_PER_FILE_AND_CODE,
         doc_bridge_model::MAX_DIAGNOSTICS_PER_CODE,
     ));
+    let all = roles::drop_exempt(input.snapshot, all);
     let mut all = severity::apply(all, input.rules);
     sort_and_dedup(&mut all);
     all
@@ -152,6 +155,26 @@ pub fn seal(report: &mut CheckReportV1) {
 /// Whether a report's `contentHash` matches its content.
 pub fn seal_matches(report: &CheckReportV1) -> bool {
     semantic_hash(report, REPORT_HASH_EXCLUDED).is_ok_and(|hash| hash == report.content_hash)
+}
+
+/// The report of the findings at least as severe as `min`, sealed anew (its `counts` are of
+/// what it lists), and the counts of the findings left out.
+pub fn at_least(report: &CheckReportV1, min: Severity) -> (CheckReportV1, SeverityCounts) {
+    if min == Severity::Info {
+        return (report.clone(), SeverityCounts::default());
+    }
+    let (kept, left_out): (Vec<Diagnostic>, Vec<Diagnostic>) = report
+        .diagnostics
+        .iter()
+        .cloned()
+        .partition(|d| d.severity >= min);
+    let mut shown = CheckReportV1 {
+        counts: SeverityCounts::of(&kept),
+        diagnostics: kept,
+        ..report.clone()
+    };
+    seal(&mut shown);
+    (shown, SeverityCounts::of(&left_out))
 }
 
 /// Whether the report fails a check: any error, or any warning with `strict`.

@@ -1,48 +1,118 @@
 //! `orphan-document`: documents no other document links to.
 //!
 //! Exempt, because readers reach them without a link: entry points by name (README, index,
-//! SUMMARY, AGENTS, CLAUDE, and the files hosts surface on their own: CHANGELOG, CONTRIBUTING,
-//! CODE_OF_CONDUCT, SECURITY, LICENSE, SUPPORT), and agent documents (`corpus.agent.root`),
-//! which reach agents through `llms.txt` and handoffs.
+//! SUMMARY, AGENTS, CLAUDE, and the files hosts and tools surface on their own: CHANGELOG,
+//! HISTORY, NEWS, CONTRIBUTING, CODE_OF_CONDUCT, SECURITY, SUPPORT, LICENSE, NOTICE, AUTHORS,
+//! MAINTAINERS, GOVERNANCE, FUNDING, PULL_REQUEST_TEMPLATE, at any depth); everything under a
+//! `.github/` or `.gitlab/` directory (issue and pull request templates, workflow notes: the host
+//! shows them) or under `.changeset/` (release notes waiting for the next release); and agent
+//! documents (`corpus.agent.root`), which reach agents through `llms.txt` and handoffs; and the
+//! pages of a documentation site (a directory with a `.vitepress/`, `docusaurus.config.*`,
+//! `astro.config.*` or `mkdocs.yml`, [`doc_bridge_model::site_generator`]), which its
+//! generator reaches through the sidebar and navigation it builds, not through links. A
+//! translation (`docs/ja/guide.md` beside `docs/en/guide.md`: the same path but for one locale
+//! directory, [`doc_bridge_model::site_generator::is_locale_segment`]) is reached when one of
+//! its translations is, through the language switcher.
 
 use doc_bridge_model::RelPath;
-use doc_bridge_model::snapshot::{Diagnostic, Entity, Severity, Snapshot};
+use std::collections::HashSet;
+
+use doc_bridge_model::site_generator::{is_locale_segment, site_of};
+use doc_bridge_model::snapshot::{Diagnostic, Document, Entity, Severity, Snapshot};
 
 use crate::graph::Graph;
 
-/// File stems (lowercase) of documents readers reach without a link.
+/// File stems (lowercase, `-` read as `_`) of documents readers reach without a link.
 const ENTRY_STEMS: &[&str] = &[
     "_index",
     "agents",
+    "authors",
     "changelog",
     "claude",
     "code_of_conduct",
+    "codeowners",
     "contributing",
+    "contributors",
+    "copying",
+    "funding",
+    "governance",
+    "history",
     "index",
+    "licence",
     "license",
+    "maintainers",
+    "news",
+    "notice",
+    "pull_request_template",
     "readme",
     "security",
     "summary",
     "support",
 ];
 
+/// Directories whose documents the hosting service or a tool shows by itself.
+const HOST_DIRS: &[&str] = &[".github", ".gitlab", ".changeset"];
+
 /// Whether a document is an entry point by name (exempt from `orphan-document`).
 pub fn is_entry_document(path: &RelPath) -> bool {
     let stem = path.file_stem().to_ascii_lowercase().replace('-', "_");
     ENTRY_STEMS.contains(&stem.as_str())
+        || stem.starts_with("license_")
+        || stem.starts_with("licence_")
+}
+
+/// Whether a document lies in a directory the host or a tool shows by itself (`.github/`).
+fn is_host_document(path: &RelPath) -> bool {
+    let text = path.as_str();
+    let mut dirs = text.split('/');
+    dirs.next_back();
+    dirs.any(|dir| HOST_DIRS.contains(&dir))
+}
+
+/// The directories of the documentation sites in the snapshot.
+fn site_dirs(snapshot: &Snapshot) -> Vec<RelPath> {
+    let mut dirs: Vec<RelPath> = snapshot
+        .files
+        .iter()
+        .filter_map(|f| site_of(&f.path).map(|(site, _)| site))
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
 }
 
 /// One diagnostic per orphan document.
 pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
-    snapshot
+    let sites = site_dirs(snapshot);
+    let documents: Vec<&Document> = snapshot
         .entities
         .iter()
         .filter_map(|entity| match entity {
             Entity::Document(document) => Some(document),
             _ => None,
         })
-        .filter(|d| !d.agent_doc && !is_entry_document(&d.path))
-        .filter(|d| !graph.linked_documents.contains(&d.id))
+        .collect();
+    let reached = |d: &Document| {
+        d.agent_doc
+            || is_entry_document(&d.path)
+            || is_host_document(&d.path)
+            || sites.iter().any(|site| d.path.is_within(site))
+            || graph.linked_documents.contains(&d.id)
+    };
+    // A translation is reached the way its original is: through the site's language switcher.
+    let reached_translations: HashSet<String> = documents
+        .iter()
+        .filter(|d| reached(d))
+        .flat_map(|d| translation_keys(&d.path))
+        .collect();
+    documents
+        .iter()
+        .filter(|d| !reached(d))
+        .filter(|d| {
+            !translation_keys(&d.path)
+                .iter()
+                .any(|key| reached_translations.contains(key))
+        })
         .map(|d| {
             Diagnostic::new(
                 "orphan-document",
@@ -53,6 +123,21 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
                     .to_owned(),
                 Some(d.id.clone()),
             )
+        })
+        .collect()
+}
+
+/// The path with each locale segment in turn replaced by `*` (`docs/ja/docs/a.md` →
+/// `docs/*/docs/a.md`): two documents share a key when one translates the other.
+fn translation_keys(path: &RelPath) -> Vec<String> {
+    let segments: Vec<&str> = path.as_str().split('/').collect();
+    let dirs = segments.len().saturating_sub(1);
+    (0..dirs)
+        .filter(|&i| is_locale_segment(segments[i]))
+        .map(|i| {
+            let mut key = segments.clone();
+            key[i] = "*";
+            key.join("/")
         })
         .collect()
 }
@@ -76,6 +161,14 @@ mod tests {
                 document("docs/self.md"),
                 document("CHANGELOG.md"),
                 document("docs/CODE-OF-CONDUCT.md"),
+                document(".github/ISSUE_TEMPLATE/bug.md"),
+                document(".github/pull_request_template.md"),
+                document("packages/a/.github/workflows/README-ci.md"),
+                document(".changeset/brave-lions.md"),
+                document("LICENSE-MIT.md"),
+                document("docs/NOTICE.md"),
+                document("docs/github/guide.md"),
+                document(".github.md"),
                 agent,
             ],
             vec![
@@ -85,11 +178,72 @@ mod tests {
         );
         let out = diagnostics(&s, &Graph::new(&s));
         let paths: Vec<&str> = out.iter().map(|d| d.path.as_str()).collect();
-        assert_eq!(paths, ["docs/orphan.md", "docs/self.md"]);
+        assert_eq!(
+            paths,
+            [
+                ".github.md",
+                "docs/github/guide.md",
+                "docs/orphan.md",
+                "docs/self.md"
+            ]
+        );
         assert!(out.iter().all(|d| d.code == "orphan-document"));
         assert_eq!(
-            out[0].entity.as_ref().map(|e| e.as_str()),
+            out[2].entity.as_ref().map(|e| e.as_str()),
             Some("document:docs/orphan.md")
         );
+    }
+
+    #[test]
+    fn pages_of_a_documentation_site_are_reached_by_its_navigation() {
+        use doc_bridge_model::ContentHash;
+        use doc_bridge_model::snapshot::{FileClass, FileRecord};
+        let mut s = snapshot(
+            vec![
+                document("site/guide/intro.md"),
+                document("site/blog/post.md"),
+                document("docs/elsewhere.md"),
+                document("wiki/page.md"),
+            ],
+            Vec::new(),
+        );
+        let file = |path: &str| FileRecord {
+            bytes: 1,
+            class: FileClass::Config,
+            content_hash: ContentHash::of_bytes(b"x"),
+            lines: None,
+            linguist: None,
+            path: RelPath::new(path).unwrap(),
+        };
+        s.files = vec![file("site/.vitepress/config.ts"), file("docs/mkdocs.toml")];
+        let out = diagnostics(&s, &Graph::new(&s));
+        let paths: Vec<&str> = out.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, ["docs/elsewhere.md", "wiki/page.md"]);
+        s.files.push(file("docs/mkdocs.yml"));
+        let out = diagnostics(&s, &Graph::new(&s));
+        let paths: Vec<&str> = out.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, ["wiki/page.md"]);
+    }
+
+    #[test]
+    fn a_translation_is_reached_when_its_original_is() {
+        let s = snapshot(
+            vec![
+                document("docs/en/docs/guide.md"),
+                document("docs/ja/docs/guide.md"),
+                document("docs/pt-br/docs/guide.md"),
+                document("docs/ja/docs/only-here.md"),
+                document("docs/api/page.md"),
+                document("docs/cli/page.md"),
+            ],
+            vec![
+                link("README.md", "docs/en/docs/guide.md"),
+                link("README.md", "docs/api/page.md"),
+            ],
+        );
+        let out = diagnostics(&s, &Graph::new(&s));
+        let paths: Vec<&str> = out.iter().map(|d| d.path.as_str()).collect();
+        // `api` and `cli` are no locales: `docs/cli/page.md` is no translation of the api page.
+        assert_eq!(paths, ["docs/cli/page.md", "docs/ja/docs/only-here.md"]);
     }
 }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use doc_bridge_model::report::{CheckReportV1, EnrichmentState};
+use doc_bridge_model::report::{CheckReportV1, EnrichmentState, SeverityCounts};
 use doc_bridge_model::snapshot::Severity;
 
 /// The severity word in text output.
@@ -16,8 +16,9 @@ pub fn severity_word(severity: Severity) -> &'static str {
 
 /// `path:line: severity[code] message` per diagnostic (`path: ...` without a line), then
 /// `check passed|failed: N error(s), N warning(s), N info (index <status>)`, then the enrichment
-/// status when there is one.
-pub fn render(report: &CheckReportV1, strict: bool) -> String {
+/// status when there is one. `left_out` counts the findings a `--min-severity` filter took out
+/// of `report`; the summary names them (`…; not shown: N warning(s), N info`).
+pub fn render(report: &CheckReportV1, strict: bool, left_out: SeverityCounts) -> String {
     let mut out = String::new();
     for d in &report.diagnostics {
         let location = match d.line {
@@ -39,9 +40,21 @@ pub fn render(report: &CheckReportV1, strict: bool) -> String {
         "passed"
     };
     let c = report.counts;
+    let mut not_shown = Vec::new();
+    if left_out.warning > 0 {
+        not_shown.push(format!("{} warning(s)", left_out.warning));
+    }
+    if left_out.info > 0 {
+        not_shown.push(format!("{} info", left_out.info));
+    }
+    let not_shown = if not_shown.is_empty() {
+        String::new()
+    } else {
+        format!("; not shown: {}", not_shown.join(", "))
+    };
     let _ = writeln!(
         out,
-        "check {verdict}: {} error(s), {} warning(s), {} info (index {}{})",
+        "check {verdict}: {} error(s), {} warning(s), {} info (index {}{}){not_shown}",
         c.error,
         c.warning,
         c.info,
@@ -101,14 +114,65 @@ mod tests {
         };
         let report = crate::report(&input, "t".to_owned(), Some(enrichment));
         assert_eq!(
-            render(&report, false),
+            render(&report, false, SeverityCounts::default()),
             "src/a.py:3: warning[parse-error] bad syntax\n\
              check passed: 0 error(s), 1 warning(s), 0 info (index fresh)\n\
              enrichment: skipped (no agent)\n"
         );
         assert!(
-            render(&report, true)
+            render(&report, true, SeverityCounts::default())
                 .contains("check failed: 0 error(s), 1 warning(s), 0 info (index fresh; strict)")
         );
+    }
+
+    #[test]
+    fn min_severity_lists_counts_and_fails_on_what_it_keeps_and_names_the_rest() {
+        let mut snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
+        let diagnostic = |code: &str, severity: Severity, path: &str| {
+            Diagnostic::new(code, severity, RelPath::new(path).unwrap(), None, "m", None)
+        };
+        snapshot.diagnostics = vec![
+            diagnostic("parse-error", Severity::Warning, "a.py"),
+            diagnostic("parse-error", Severity::Warning, "b.py"),
+            diagnostic("uncovered-area", Severity::Info, "c.py"),
+        ];
+        let index = IndexCondition::Fresh {
+            hash: doc_bridge_model::ContentHash::of_bytes(b"i"),
+        };
+        let index_path = RelPath::new(".doc-bridge/index.json").unwrap();
+        let rules = BTreeMap::new();
+        let input = CheckInput {
+            snapshot: &snapshot,
+            index: &index,
+            index_path: &index_path,
+            rules: &rules,
+        };
+        let report = crate::report(&input, "t".to_owned(), None);
+        assert_eq!(report.diagnostics.len(), 3);
+
+        let (all, none_left) = crate::at_least(&report, Severity::Info);
+        assert_eq!(all, report);
+        assert_eq!(none_left, SeverityCounts::default());
+
+        let (warnings, left_out) = crate::at_least(&report, Severity::Warning);
+        assert_eq!(warnings.diagnostics.len(), 2);
+        assert_eq!((warnings.counts.warning, warnings.counts.info), (2, 0));
+        assert_eq!((left_out.warning, left_out.info), (0, 1));
+        assert!(
+            crate::seal_matches(&warnings),
+            "the filtered report is sealed anew"
+        );
+        assert_ne!(warnings.content_hash, report.content_hash);
+        assert!(render(&warnings, false, left_out).ends_with(
+            "check passed: 0 error(s), 2 warning(s), 0 info (index fresh); not shown: 1 info\n"
+        ));
+
+        let (errors, left_out) = crate::at_least(&report, Severity::Error);
+        assert!(errors.diagnostics.is_empty());
+        assert_eq!((left_out.warning, left_out.info), (2, 1));
+        // Strict fails on warnings it shows, not on warnings the threshold left out.
+        assert!(crate::fails(&warnings, true));
+        assert!(!crate::fails(&errors, true));
+        assert!(render(&errors, true, left_out).contains("; not shown: 2 warning(s), 1 info"));
     }
 }

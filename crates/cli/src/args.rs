@@ -84,6 +84,29 @@ pub enum CheckFormat {
     Sarif,
 }
 
+/// The least severe finding `check` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MinSeverity {
+    /// Everything (the default).
+    Info,
+    /// Warnings and errors.
+    Warning,
+    /// Errors only.
+    Error,
+}
+
+impl MinSeverity {
+    /// The severity itself.
+    pub fn severity(self) -> doc_bridge_model::snapshot::Severity {
+        use doc_bridge_model::snapshot::Severity;
+        match self {
+            MinSeverity::Info => Severity::Info,
+            MinSeverity::Warning => Severity::Warning,
+            MinSeverity::Error => Severity::Error,
+        }
+    }
+}
+
 /// `doc-bridge check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -93,6 +116,10 @@ pub struct CheckArgs {
     /// Warnings count as errors for the exit code.
     #[arg(long)]
     pub strict: bool,
+    /// Print (text, JSON, SARIF) and count for the exit code only findings at least this
+    /// severe; `.doc-bridge/report.json` keeps them all.
+    #[arg(long, value_enum, default_value_t = MinSeverity::Info)]
+    pub min_severity: MinSeverity,
     /// Also run the enrich stage and report its status (never changes the result).
     #[arg(long)]
     pub enrich: bool,

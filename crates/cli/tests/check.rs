@@ -459,3 +459,146 @@ fn a_report_that_cannot_be_written_is_an_io_error() {
         stderr(&out)
     );
 }
+
+#[test]
+fn site_links_resolve_as_documentation_sites_serve_them() {
+    let dir = fixture_copy("site-links");
+    index(dir.path());
+    let out = check(dir.path(), &[]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    // Extensionless, directory, `.html` and site-absolute links to pages that exist, template
+    // placeholders, imports of existing stylesheets, components and images, and the templates
+    // under `.github/` are not findings; links to pages that do not exist still are.
+    for quiet in [
+        "server-options`",
+        "page.html`",
+        "/guide/`",
+        "RUN_URL",
+        "status_url",
+        "download_url",
+        "{{version}}",
+        "${base}",
+        "style.css",
+        "Layout.vue",
+        "logo.svg",
+        "options.js",
+        "dist/theme.js",
+        ".github/",
+    ] {
+        assert!(!text.contains(quiet), "{quiet} reported:\n{text}");
+    }
+    insta::assert_snapshot!("site-links-text", text);
+}
+
+#[test]
+fn configured_site_roots_replace_the_detected_ones() {
+    let dir = fixture_copy("site-links");
+    write_config(
+        dir.path(),
+        json!({"schemaVersion": 1, "analysis": {"links": {"siteRoots": ["handbook/content", "docs"]}}}),
+    );
+    index(dir.path());
+    let out = check(dir.path(), &["--format", "json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<String> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}",
+                d["code"].as_str().unwrap(),
+                d["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let about = |needle: &str| found.iter().filter(|f| f.contains(needle)).count();
+    assert_eq!(about("/en/guides/foo`"), 0, "{found:#?}");
+    assert_eq!(about("/en/guides/bar`"), 1, "{found:#?}");
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.starts_with("orphan-document") && f.contains("foo")),
+        "foo.md is linked once its root is configured: {found:#?}"
+    );
+    assert_eq!(about("/guide/missing-page`"), 1, "{found:#?}");
+    assert!(
+        found
+            .iter()
+            .any(|f| f.contains("`handbook/content`, `docs`;")),
+        "the message names the roots looked in: {found:#?}"
+    );
+}
+
+#[test]
+fn min_severity_narrows_what_is_printed_and_counted_but_not_the_report_file() {
+    let dir = fixture_copy("problems");
+    index(dir.path());
+    let all = check(dir.path(), &["--format", "json"]);
+    let full: Value = serde_json::from_slice(&all.stdout).unwrap();
+    let full_codes = codes(&full);
+    assert!(full["counts"]["info"].as_u64().unwrap() > 0);
+
+    let out = check(
+        dir.path(),
+        &["--format", "json", "--min-severity", "warning"],
+    );
+    assert_eq!(code(&out), 1);
+    let shown: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let severities: Vec<&str> = shown["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["severity"].as_str().unwrap())
+        .collect();
+    assert!(!severities.is_empty());
+    assert!(severities.iter().all(|s| *s != "info"), "{severities:?}");
+    assert_eq!(shown["counts"]["info"], 0);
+    assert_eq!(shown["counts"]["error"], full["counts"]["error"]);
+    assert_ne!(shown["contentHash"], full["contentHash"]);
+    // The file on disk keeps everything, byte for byte.
+    assert_same_bytes(
+        &all.stdout,
+        &artifact_bytes(dir.path(), "report.json"),
+        "report.json after a filtered check",
+    );
+    assert_eq!(codes(&artifact(dir.path(), "report.json")), full_codes);
+
+    let out = check(
+        dir.path(),
+        &["--format", "sarif", "--min-severity", "warning"],
+    );
+    let sarif: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let levels: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["level"].as_str().unwrap())
+        .collect();
+    assert!(!levels.is_empty());
+    assert!(levels.iter().all(|l| *l != "note"), "{levels:?}");
+
+    let out = check(dir.path(), &["--min-severity", "error", "--strict"]);
+    let text = stdout(&out);
+    assert!(!text.contains("warning["), "{text}");
+    assert!(text.contains("; not shown: "), "{text}");
+
+    let out = check(dir.path(), &["--min-severity", "loud"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
+#[test]
+fn strict_ignores_warnings_below_the_threshold() {
+    let dir = fixture_copy("python-package");
+    index(dir.path());
+    let out = check(dir.path(), &["--strict"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let out = check(dir.path(), &["--strict", "--min-severity", "error"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("not shown: 1 warning(s)"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -19,8 +19,10 @@ use doc_bridge_source::ImportKind;
 use crate::areas::{AreaRules, area_of};
 use crate::documents::{MentionShape, document_entity, mention_shape};
 use crate::imports::Resolver;
+use crate::links::{Found, Tree};
 use crate::observe::{Analysis, ObservedFile};
 use crate::packages::{DeclaredPackage, PackageRoots, build_packages};
+use crate::sites::SiteRoots;
 
 /// What the snapshot build needs besides the observations.
 #[derive(Debug, Clone)]
@@ -31,6 +33,9 @@ pub struct BuildOptions {
     pub agent_root: Option<RelPath>,
     /// Area rules.
     pub area_rules: AreaRules,
+    /// `analysis.links.siteRoots`: the directories `/` stands for in site-absolute links, in
+    /// order; `None` detects them from the documentation sites found ([`crate::sites`]).
+    pub site_roots: Option<Vec<RelPath>>,
 }
 
 /// Analyzer versions recorded in the snapshot (and keyed into caches and the inputs fingerprint).
@@ -44,7 +49,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 2;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 3;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -150,6 +155,12 @@ struct Builder<'a> {
     /// Declared (not re-exported) symbol name → declaring modules.
     declarations: HashMap<String, Vec<EntityId>>,
     areas: BTreeMap<RelPath, EntityId>,
+    /// Where site-absolute links point.
+    site_roots: SiteRoots,
+    /// Pages by their name without a number prefix ([`crate::links::numbered_pages`]).
+    numbered_pages: BTreeMap<RelPath, RelPath>,
+    /// The page of each bare name, `None` when several share it ([`crate::links::pages_by_name`]).
+    pages_by_name: BTreeMap<String, Option<RelPath>>,
 }
 
 fn whole_file(record: &FileRecord) -> Evidence {
@@ -204,6 +215,17 @@ impl<'a> Builder<'a> {
                 Some((p.id.clone(), facts.lib_path.clone()?))
             })
             .collect();
+        let site_roots = match &options.site_roots {
+            Some(configured) => SiteRoots::configured(configured),
+            None => SiteRoots::detect(
+                observed
+                    .iter()
+                    .map(|f| (&f.record.path, f.site_dir.as_deref())),
+                &dirs,
+            ),
+        };
+        let numbered_pages = crate::links::numbered_pages(files.keys().copied());
+        let pages_by_name = crate::links::pages_by_name(files.keys().copied());
         let mut package_at = HashMap::new();
         let mut package_named = HashMap::new();
         for package in &packages {
@@ -229,6 +251,9 @@ impl<'a> Builder<'a> {
             diagnostics: Vec::new(),
             declarations: HashMap::new(),
             areas: BTreeMap::new(),
+            site_roots,
+            numbered_pages,
+            pages_by_name,
         }
     }
 
@@ -263,7 +288,8 @@ impl<'a> Builder<'a> {
             .filter(|f| matches!(f.analysis, Analysis::Module(..)))
             .map(|f| f.record.path.clone())
             .collect();
-        let resolver = Resolver::new(&module_paths, &packages, &self.cargo_lib_paths);
+        let resolver = Resolver::new(&module_paths, &packages, &self.cargo_lib_paths)
+            .with_files(self.files.keys().copied());
         // Modules resolve independently (in parallel); what they add to shared tables is
         // applied afterwards in walk order.
         let this = &*self;
@@ -389,7 +415,7 @@ impl<'a> Builder<'a> {
                     via: Some(import.specifier.clone()),
                 });
             }
-            if resolution == ImportResolution::Unresolved {
+            if resolution == ImportResolution::Unresolved && !is_build_output(&import.specifier) {
                 diagnostics.push(Diagnostic::new(
                     "unresolved-import",
                     Severity::Warning,
@@ -545,10 +571,25 @@ impl<'a> Builder<'a> {
         let id = document.id.clone();
         let dir = record.path.parent();
 
+        let is_file = |path: &RelPath| self.files.contains_key(path.as_str());
+        let is_dir = |path: &RelPath| self.dirs.contains(path);
+        let numbered = |path: &RelPath| self.numbered_pages.get(path).cloned();
+        let tree = Tree {
+            is_file: &is_file,
+            is_dir: &is_dir,
+            numbered: &numbered,
+        };
+        // The site roots in this document's order, computed at its first site-absolute link.
+        let mut site_roots = None;
         for link in &facts.links {
-            let Some(target) = link.path.as_deref().filter(|p| !p.is_empty()) else {
-                continue;
+            let (target, site) = match (link.path.as_deref(), link.site_path.as_deref()) {
+                (Some(path), _) if !path.is_empty() => (path, false),
+                (None, Some(site_path)) => (site_path, true),
+                _ => continue,
             };
+            if crate::links::is_placeholder(target) || crate::links::is_placeholder(&link.target) {
+                continue;
+            }
             let broken = |why: String| {
                 Diagnostic::new(
                     "broken-link",
@@ -559,14 +600,55 @@ impl<'a> Builder<'a> {
                     Some(id.clone()),
                 )
             };
-            let resolved = RelPath::join_normalized(&dir, target);
-            let Some(resolved) = resolved else {
-                diagnostics.push(broken("points outside the repository".to_owned()));
-                continue;
+            let found = if site {
+                let roots =
+                    site_roots.get_or_insert_with(|| self.site_roots.for_document(&record.path));
+                match crate::links::find_site(&tree, roots, target) {
+                    Some(found) => found,
+                    None => {
+                        let on_disk = crate::links::site_candidates(roots, target)
+                            .any(|(path, _)| crate::links::page_files(&path).iter().any(exists));
+                        if !on_disk && self.site_roots.judges(&record.path) {
+                            diagnostics.push(broken(site_miss(roots)));
+                        }
+                        continue;
+                    }
+                }
+            } else {
+                let Some(resolved) = RelPath::join_normalized(&dir, target) else {
+                    diagnostics.push(broken("points outside the repository".to_owned()));
+                    continue;
+                };
+                let bare_page = || {
+                    crate::links::is_bare_page_name(target)
+                        .then(|| self.pages_by_name.get(target).cloned().flatten())
+                        .flatten()
+                        .map(Found::File)
+                };
+                let directory_form = crate::links::is_directory_form(target);
+                let in_default_locale = || {
+                    crate::links::default_locale_path(&record.path, &resolved)
+                        .and_then(|path| crate::links::find(&tree, &path, directory_form))
+                };
+                match crate::links::find(&tree, &resolved, directory_form)
+                    .or_else(in_default_locale)
+                    .or_else(bare_page)
+                {
+                    Some(found) => found,
+                    None => {
+                        if !crate::links::page_files(&resolved).iter().any(exists) {
+                            diagnostics.push(broken(format!(
+                                "points to `{resolved}`, which does not exist"
+                            )));
+                        }
+                        continue;
+                    }
+                }
             };
-            if let Some(entity) = self
-                .entity_at(&resolved)
-                .filter(|e| !e.as_str().starts_with("area:") && !e.as_str().starts_with("package:"))
+            if let Found::File(path) = found
+                && let Some(entity) = self.entity_at(&path).filter(|e| {
+                    !e.as_str().starts_with("area:") && !e.as_str().starts_with("package:")
+                })
             {
                 relations.push(Relation {
                     from: id.clone(),
@@ -576,13 +658,6 @@ impl<'a> Builder<'a> {
                     evidence: at_line(record, link.line),
                     via: Some(target.to_owned()),
                 });
-            } else if !self.files.contains_key(resolved.as_str())
-                && !self.dirs.contains(&resolved)
-                && !exists(&resolved)
-            {
-                diagnostics.push(broken(format!(
-                    "points to `{resolved}`, which does not exist"
-                )));
             }
         }
 
@@ -944,6 +1019,40 @@ fn is_reportable_path(path: &str) -> bool {
         && !path.contains("...")
 }
 
+/// Directories that hold what a build or an install produces, absent from a clean checkout.
+const BUILD_OUTPUT_DIRS: &[&str] = &["dist", "build", "out", "node_modules"];
+
+/// Whether a relative import reaches into a build's output (`../dist/node/cli.js`,
+/// `../node_modules/x/index.mjs`): it names nothing in the repository until the build ran, so
+/// it stays `unresolved` but is no finding.
+fn is_build_output(specifier: &str) -> bool {
+    specifier.starts_with('.')
+        && specifier
+            .split('/')
+            .any(|segment| BUILD_OUTPUT_DIRS.contains(&segment))
+}
+
+/// Why a site-absolute link names nothing: the roots it was looked up in (at most four).
+fn site_miss(roots: &[crate::sites::SiteRoot]) -> String {
+    let mut dirs: Vec<String> = Vec::new();
+    for root in roots {
+        let dir = format!("`{}`", root.dir);
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    let more = dirs.len().saturating_sub(4);
+    dirs.truncate(4);
+    let listed = if more > 0 {
+        format!("{} and {more} more", dirs.join(", "))
+    } else {
+        dirs.join(", ")
+    };
+    format!(
+        "names no file under the site root(s) {listed}; set `analysis.links.siteRoots` if `/` stands for another directory"
+    )
+}
+
 /// At most `max` characters of `text`, for quoting file content in messages.
 pub fn truncate(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
@@ -956,6 +1065,20 @@ pub fn truncate(text: &str, max: usize) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn imports_into_build_output_are_no_findings() {
+        for specifier in [
+            "../dist/node/cli.js",
+            "./build/hacks/x.js",
+            "../node_modules/p/index.mjs",
+        ] {
+            assert!(is_build_output(specifier), "{specifier}");
+        }
+        for specifier in ["./distance.js", "dist", "@scope/dist", "./src/builder.ts"] {
+            assert!(!is_build_output(specifier), "{specifier}");
+        }
+    }
 
     #[test]
     fn moving_the_bodies_builds_the_snapshot_copying_them_builds() {
@@ -985,6 +1108,7 @@ mod tests {
                 depth: 1,
                 source_roots: vec!["src".to_owned()],
             },
+            site_roots: None,
         };
         let at = || "2026-11-30T00:00:00.000Z".to_owned();
         let copied = build_snapshot(&observed, Vec::new(), &options, &|_| false, at());

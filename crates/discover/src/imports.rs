@@ -1,6 +1,7 @@
 //! Import resolution. Relative imports and workspace package names resolve to modules in the
-//! repository; everything else is external. An internal-looking import that names nothing is
-//! `unresolved`: never guessed.
+//! repository; a relative import of another file that exists (`./style.css`, `../package.json`)
+//! resolves to that file; everything else is external. An internal-looking import that names
+//! nothing is `unresolved`: never guessed.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -11,6 +12,8 @@ use doc_bridge_source::Language;
 /// Lookups shared by every resolution.
 pub struct Resolver<'a> {
     modules: HashSet<&'a str>,
+    /// Every file of the repository (modules or not), for imports of stylesheets, images, data.
+    files: HashSet<&'a str>,
     npm: BTreeMap<&'a str, &'a Package>,
     /// Crate name with `-` folded to `_` → (package, crate root file).
     crates: BTreeMap<String, (&'a Package, Option<RelPath>)>,
@@ -63,6 +66,7 @@ impl<'a> Resolver<'a> {
             python_names: HashSet::new(),
             go_modules: HashMap::new(),
             modules,
+            files: HashSet::new(),
         };
         for package in packages {
             match package.ecosystem {
@@ -128,6 +132,13 @@ impl<'a> Resolver<'a> {
         resolver
     }
 
+    /// The same lookups, also knowing every file of the repository (not only modules), so that a
+    /// relative import of an existing non-module file resolves ([`ImportResolution::File`]).
+    pub fn with_files(mut self, files: impl IntoIterator<Item = &'a str>) -> Self {
+        self.files = files.into_iter().collect();
+        self
+    }
+
     fn crate_root(&self, package: &Package, lib_path: Option<&String>) -> Option<RelPath> {
         if let Some(lib) = lib_path {
             return RelPath::join_normalized(&package.path, lib).filter(|p| self.is_module(p));
@@ -170,12 +181,7 @@ impl<'a> Resolver<'a> {
             || specifier == "."
             || specifier == ".."
         {
-            return match RelPath::join_normalized(&from.parent(), specifier)
-                .and_then(|base| self.js_file(&base))
-            {
-                Some(path) => (ImportResolution::Internal, vec![EntityId::module(&path)]),
-                None => (ImportResolution::Unresolved, Vec::new()),
-            };
+            return self.js_relative(from, specifier);
         }
         if specifier.starts_with('/') {
             return (ImportResolution::Unresolved, Vec::new());
@@ -207,8 +213,27 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// `base` as written, with a JS/TS extension, with `.js` mapped to its TS source, or as a
-    /// directory index.
+    /// A relative specifier: a module ([`Self::js_file`]), else any existing file; both also
+    /// with a bundler's query (`./icon.svg?raw`, `./worker.ts?worker`) taken off.
+    fn js_relative(&self, from: &RelPath, specifier: &str) -> Resolved {
+        let without_query = specifier.split_once('?').map(|(path, _)| path);
+        for specifier in std::iter::once(specifier).chain(without_query) {
+            let Some(base) = RelPath::join_normalized(&from.parent(), specifier) else {
+                continue;
+            };
+            if let Some(path) = self.js_file(&base) {
+                return (ImportResolution::Internal, vec![EntityId::module(&path)]);
+            }
+            if self.files.contains(base.as_str()) {
+                return (ImportResolution::File, Vec::new());
+            }
+        }
+        (ImportResolution::Unresolved, Vec::new())
+    }
+
+    /// `base` as written, with a JS/TS extension, with `.js` mapped to its TS source or its
+    /// declaration file (`./types.js` → `types.ts`, `types.tsx`, `types.d.ts`, as TypeScript
+    /// resolves it), or as a directory index.
     fn js_file(&self, base: &RelPath) -> Option<RelPath> {
         if self.is_module(base) {
             return Some(base.clone());
@@ -220,9 +245,12 @@ impl<'a> Resolver<'a> {
         let swapped = [
             ("js", "ts"),
             ("js", "tsx"),
+            ("js", "d.ts"),
             ("jsx", "tsx"),
             ("mjs", "mts"),
+            ("mjs", "d.mts"),
             ("cjs", "cts"),
+            ("cjs", "d.cts"),
         ]
         .iter()
         .filter_map(|(js, ts)| {
@@ -553,6 +581,83 @@ mod tests {
             r.resolve(Language::TypeScript, &p("src/a.ts"), "react", &[], false)
                 .0,
             ImportResolution::External
+        );
+    }
+
+    #[test]
+    fn relative_imports_of_existing_non_module_files_resolve_to_the_file() {
+        let modules = vec![p("src/main.ts"), p("src/worker.ts")];
+        let files = [
+            "src/main.ts",
+            "src/worker.ts",
+            "src/style.css",
+            "src/App.vue",
+            "src/icon.svg",
+            "package.json",
+        ];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new()).with_files(files);
+        let resolve = |specifier: &str| {
+            r.resolve(
+                Language::TypeScript,
+                &p("src/main.ts"),
+                specifier,
+                &[],
+                false,
+            )
+        };
+        for specifier in [
+            "./style.css",
+            "./App.vue",
+            "./icon.svg?raw",
+            "../package.json",
+        ] {
+            assert_eq!(
+                resolve(specifier),
+                (ImportResolution::File, Vec::new()),
+                "{specifier}"
+            );
+        }
+        assert_eq!(
+            ids(&resolve("./worker.ts?worker")),
+            ["module:src/worker.ts"]
+        );
+        // A declaration file answers for the `.js` a `.d.ts` imports.
+        let modules = vec![p("src/types/index.d.ts"), p("src/types/public.d.ts")];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new());
+        assert_eq!(
+            ids(&r.resolve(
+                Language::TypeScript,
+                &p("src/types/index.d.ts"),
+                "./public.js",
+                &[],
+                false
+            )),
+            ["module:src/types/public.d.ts"]
+        );
+        for specifier in [
+            "./missing.css",
+            "./style",
+            "../../outside.css",
+            "./App.vue/x",
+        ] {
+            assert_eq!(
+                resolve(specifier).0,
+                ImportResolution::Unresolved,
+                "{specifier}"
+            );
+        }
+        // Without the file list (or for a file not in it), nothing changes.
+        let bare = Resolver::new(&modules, &[], &BTreeMap::new());
+        assert_eq!(
+            bare.resolve(
+                Language::TypeScript,
+                &p("src/main.ts"),
+                "./style.css",
+                &[],
+                false
+            )
+            .0,
+            ImportResolution::Unresolved
         );
     }
 

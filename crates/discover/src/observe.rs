@@ -41,6 +41,9 @@ pub struct ObservedFile {
     pub diagnostics: Vec<Diagnostic>,
     /// The analysis came from the analysis cache.
     pub reused: bool,
+    /// For a documentation site's configuration (`mkdocs.yml`, `.vitepress/config.*`), the
+    /// content directory it names (`docs_dir`, `srcDir`), as written ([`crate::sites`]).
+    pub site_dir: Option<String>,
 }
 
 /// What kind of analysis a path calls for.
@@ -203,6 +206,7 @@ fn oversize_record(
     }
     ObservedFile {
         reused: false,
+        site_dir: None,
         record: FileRecord {
             path: file.path.clone(),
             bytes,
@@ -216,8 +220,17 @@ fn oversize_record(
     }
 }
 
-/// Hashes and analyses a file's bytes.
+/// Hashes and analyses a file's bytes; a documentation site's configuration also gives the
+/// content directory it names.
 fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> ObservedFile {
+    let site_dir = crate::sites::content_dir_setting(&file.path, &bytes);
+    let mut observed = analyse_file_bytes(file, bytes, cache);
+    observed.site_dir = site_dir;
+    observed
+}
+
+/// Hashes and analyses a file's bytes.
+fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> ObservedFile {
     let kind = classify(&file.path);
     let analysable = !matches!(kind, Kind::Other);
     let record = |bytes: u64, hash: ContentHash, class: FileClass, lines: Option<u32>| FileRecord {
@@ -234,6 +247,7 @@ fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> Ob
     if !analysable {
         return ObservedFile {
             reused: false,
+            site_dir: None,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
@@ -244,6 +258,7 @@ fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> Ob
         Err(diagnostic) => {
             return ObservedFile {
                 reused: false,
+                site_dir: None,
                 record: record(size, hash, FileClass::Unreadable, None),
                 analysis: Analysis::None,
                 diagnostics: vec![*diagnostic],
@@ -267,6 +282,7 @@ fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> Ob
             }
             ObservedFile {
                 reused: false,
+                site_dir: None,
                 record: record(size, hash, FileClass::Document, lines),
                 analysis: Analysis::Document(Box::new(facts)),
                 diagnostics,
@@ -299,17 +315,20 @@ fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> Ob
                 analysis: Analysis::Module(language, Box::new(facts)),
                 diagnostics,
                 reused,
+                site_dir: None,
             }
         }
         Kind::Manifest(ecosystem) => match manifest::analyze(ecosystem, text) {
             Ok(facts) => ObservedFile {
                 reused: false,
+                site_dir: None,
                 record: record(size, hash, FileClass::Manifest, lines),
                 analysis: Analysis::Manifest(Box::new(facts)),
                 diagnostics: Vec::new(),
             },
             Err(message) => ObservedFile {
                 reused: false,
+                site_dir: None,
                 record: record(size, hash, FileClass::Manifest, lines),
                 analysis: Analysis::None,
                 diagnostics: vec![Diagnostic::new(
@@ -324,18 +343,21 @@ fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> Ob
         },
         Kind::Config => ObservedFile {
             reused: false,
+            site_dir: None,
             record: record(size, hash, FileClass::Config, lines),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
         },
         Kind::Attributes => ObservedFile {
             reused: false,
+            site_dir: None,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::Attributes(text.to_owned()),
             diagnostics: Vec::new(),
         },
         Kind::Other => ObservedFile {
             reused: false,
+            site_dir: None,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
@@ -399,6 +421,7 @@ fn unreadable(file: &WalkedFile, error: &ReadError) -> ObservedFile {
     let bytes = std::fs::symlink_metadata(&file.full_path).map_or(file.bytes, |m| m.len());
     ObservedFile {
         reused: false,
+        site_dir: None,
         record: FileRecord {
             path: file.path.clone(),
             bytes,

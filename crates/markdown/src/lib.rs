@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 2;
+pub const ANALYZER_VERSION: u32 = 3;
 
 /// Maximum length of [`MarkdownFacts::summary`] in characters, the trailing
 /// "…" of a cut summary included.
@@ -125,6 +125,10 @@ pub struct Link {
     /// Percent-decoded relative path without query and fragment; None for
     /// URLs with a scheme, `//host`, absolute `/…` paths and bare `#anchors`.
     pub path: Option<String>,
+    /// Percent-decoded path of a site-absolute target (`/guide/intro`, as a documentation site
+    /// serves it), without query and fragment, the leading `/` kept; None for every other
+    /// target (`//host` included).
+    pub site_path: Option<String>,
     /// Percent-decoded text after the first `#`, if any.
     pub fragment: Option<String>,
     /// 1-based line of the file where the link starts.

@@ -5,6 +5,8 @@
 pub(crate) struct Destination {
     /// Percent-decoded relative path, only for relative targets.
     pub(crate) path: Option<String>,
+    /// Percent-decoded site-absolute path (`/a/b`), only for targets with one leading `/`.
+    pub(crate) site_path: Option<String>,
     /// Percent-decoded text after the first `#`, if any.
     pub(crate) fragment: Option<String>,
 }
@@ -22,15 +24,20 @@ pub(crate) fn split_destination(target: &str, external: bool) -> Destination {
         && !target.starts_with('\\')
         && !target.starts_with('#')
         && !has_scheme(target);
-    let path = if relative {
+    let site_absolute = !external && target.starts_with('/') && !target.starts_with("//");
+    let without_query = || {
         let without_query = before_fragment
             .split_once('?')
             .map_or(before_fragment, |(path, _)| path);
         Some(percent_decode(without_query)).filter(|path| !path.is_empty())
-    } else {
-        None
     };
-    Destination { path, fragment }
+    let path = if relative { without_query() } else { None };
+    let site_path = if site_absolute { without_query() } else { None };
+    Destination {
+        path,
+        site_path,
+        fragment,
+    }
 }
 
 /// True for `scheme:` prefixes as defined by RFC 3986
@@ -116,6 +123,26 @@ mod tests {
             assert_eq!(split_destination(target, false).path, None, "{target}");
         }
         assert_eq!(split_destination("a.md", true).path, None);
+    }
+
+    #[test]
+    fn site_absolute_targets_keep_their_path_apart() {
+        let site = |target: &str| split_destination(target, false).site_path;
+        assert_eq!(
+            site("/en/guides/My%20Page?x=1#top"),
+            Some("/en/guides/My Page".into())
+        );
+        assert_eq!(site("/"), Some("/".into()));
+        for target in [
+            "//cdn.example.com/a.js",
+            "https://example.com/a",
+            "a.md",
+            "#top",
+        ] {
+            assert_eq!(site(target), None, "{target}");
+        }
+        assert_eq!(split_destination("/a", true).site_path, None);
+        assert_eq!(split_destination("/a", false).path, None);
     }
 
     #[test]

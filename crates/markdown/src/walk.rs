@@ -309,6 +309,7 @@ impl Walker<'_, '_> {
         self.out.links.push(Link {
             target: target.to_owned(),
             path: destination.path,
+            site_path: destination.site_path,
             fragment: destination.fragment,
             line: self.lines.line_of(offset),
             is_image,
@@ -328,6 +329,7 @@ impl Walker<'_, '_> {
                 line: self.lines.line_of(range.start + url.start),
                 target: url.target,
                 path: None,
+                site_path: None,
                 fragment: destination.fragment,
                 is_image: false,
             });

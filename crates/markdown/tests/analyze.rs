@@ -9,6 +9,7 @@ fn link(target: &str, path: Option<&str>, fragment: Option<&str>, line: u32) -> 
     Link {
         target: target.into(),
         path: path.map(Into::into),
+        site_path: None,
         fragment: fragment.map(Into::into),
         line,
         is_image: false,
@@ -259,6 +260,18 @@ fn external_and_anchor_links_have_no_path() {
             ("data:image/png;base64,AAAA", None, None, 4),
         ]
     );
+}
+
+#[test]
+fn site_absolute_links_keep_their_path_apart_from_relative_ones() {
+    let facts = analyze(
+        "[a](/en/guide%20one?x#top) [b](//cdn.x.org/a) [c](a.md)\n",
+        "stem",
+    );
+    let site: Vec<Option<&str>> = facts.links.iter().map(|l| l.site_path.as_deref()).collect();
+    assert_eq!(site, [Some("/en/guide one"), None, None]);
+    assert_eq!(facts.links[0].path, None);
+    assert_eq!(facts.links[0].fragment.as_deref(), Some("top"));
 }
 
 #[test]

@@ -141,6 +141,52 @@ pub struct AnalysisConfig {
     /// How areas are formed.
     #[serde(default)]
     pub areas: AreasConfig,
+    /// How links resolve; absent means every default (and then it is not written back, so a
+    /// configuration without it hashes as it always did).
+    #[serde(default, skip_serializing_if = "LinksConfig::is_default")]
+    pub links: LinksConfig,
+}
+
+/// `analysis.links`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LinksConfig {
+    /// Repository-relative directories that `/` stands for in a site-absolute link
+    /// (`/guide/intro`), tried in order (`"."` is the repository root). Default: the content
+    /// directories of the documentation sites found in the repository (VitePress, Docusaurus,
+    /// Starlight, MkDocs), then the repository root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_roots: Option<Vec<String>>,
+}
+
+impl LinksConfig {
+    /// Whether nothing is set.
+    pub fn is_default(&self) -> bool {
+        self.site_roots.is_none()
+    }
+
+    /// The configured site roots as repository paths (`None`: not configured, detect them).
+    /// An entry that is not a repository-relative directory is left out here; validation
+    /// reports it.
+    pub fn site_roots(&self) -> Option<Vec<crate::RelPath>> {
+        self.site_roots
+            .as_ref()
+            .map(|roots| roots.iter().filter_map(|r| site_root_path(r)).collect())
+    }
+}
+
+/// A `siteRoots` entry as a repository path: `./` and trailing `/` tolerated, `""` and `.` the
+/// root; `None` for absolute paths and paths with `..`.
+fn site_root_path(entry: &str) -> Option<crate::RelPath> {
+    let mut text = entry.trim();
+    while let Some(rest) = text.strip_prefix("./") {
+        text = rest;
+    }
+    let text = text.trim_end_matches('/');
+    if text.is_empty() {
+        return Some(crate::RelPath::root());
+    }
+    crate::RelPath::new(text)
 }
 
 /// `analysis.areas`: an area is a directory `depth` levels below the module's anchor (its source
@@ -485,6 +531,16 @@ impl Config {
         {
             problem("analysis.areas.depth", format!("{depth} is outside 1..=8"));
         }
+        for (i, root) in self.analysis.links.site_roots.iter().flatten().enumerate() {
+            if site_root_path(root).is_none() {
+                problem(
+                    &format!("analysis.links.siteRoots[{i}]"),
+                    format!(
+                        "`{root}` must be a directory relative to the repository root, without `..`"
+                    ),
+                );
+            }
+        }
         for (name, weight) in &self.retrieval.weights {
             let key = format!("retrieval.weights.{name}");
             if !crate::FIELD_NAMES.contains(&name.as_str()) {
@@ -778,6 +834,41 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.key, "rules.broken-link");
+    }
+
+    #[test]
+    fn site_roots_are_repository_directories() {
+        let config = Config::parse(
+            br#"{"schemaVersion": 1, "analysis": {"links": {"siteRoots": ["./src/content/docs/", ".", "docs"]}}}"#,
+            "c.json",
+        )
+        .unwrap();
+        let roots: Vec<String> = config
+            .analysis
+            .links
+            .site_roots()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().to_owned())
+            .collect();
+        assert_eq!(roots, ["src/content/docs", ".", "docs"]);
+        assert_eq!(Config::default().analysis.links.site_roots(), None);
+        let (_, errors) = Config::parse_all(
+            br#"{"schemaVersion": 1, "analysis": {"links": {"siteRoots": ["docs", "../out", "/abs"]}}}"#,
+            "c.json",
+        );
+        let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["analysis.links.siteRoots[1]", "analysis.links.siteRoots[2]"],
+            "{errors:#?}"
+        );
+    }
+
+    #[test]
+    fn a_configuration_without_links_serialises_as_before() {
+        let value = serde_json::to_value(Config::default()).unwrap();
+        assert_eq!(value["analysis"], serde_json::json!({"areas": {}}));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub use diagnostic::{
     MAX_DIAGNOSTICS_PER_CODE, MAX_DIAGNOSTICS_PER_FILE_AND_CODE, cap_diagnostics, is_cap_summary,
 };
 pub mod enrichment;
+pub mod file_role;
 pub mod hash;
 pub mod ids;
 pub mod index;
@@ -19,6 +20,7 @@ pub mod projection;
 pub mod report;
 pub mod retrieval;
 pub mod schema;
+pub mod site_generator;
 pub mod snapshot;
 pub mod sorted_json;
 pub mod timing;

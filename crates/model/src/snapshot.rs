@@ -381,6 +381,9 @@ pub enum ImportResolution {
     Package,
     /// A dependency outside the repository (npm package, crate, stdlib, ...).
     External,
+    /// A relative import of a file in this repository that is not a module (a stylesheet, an
+    /// image, a JSON or `.vue` file): resolved, with no target entity.
+    File,
     /// Looked internal (relative, `crate::`, a workspace package) but names nothing that exists.
     Unresolved,
 }

@@ -7,7 +7,7 @@
 
 pub mod cache;
 pub mod collection;
-pub mod file_role;
+pub use doc_bridge_model::file_role;
 pub mod freshness;
 pub mod graph;
 pub mod handoff;

@@ -4,12 +4,13 @@
 //! when the index was built), the stored index is compared with what was observed, and the
 //! rules of `doc-bridge-check` run over both. The report is written to `.doc-bridge/report.json`
 //! (only when its bytes change) and printed. Exit 1 when an error (or, with `--strict`, a
-//! warning) is found; 2 on usage or I/O errors. `--enrich` runs the enrich stage afterwards and
+//! warning) is found; 2 on usage or I/O errors. `--min-severity` narrows what is printed and
+//! counted to the findings at least that severe; the report file keeps every finding. `--enrich` runs the enrich stage afterwards and
 //! only reports its status: it never changes the diagnostics or the exit code.
 
 use doc_bridge_check::{CheckInput, IndexCondition};
 use doc_bridge_model::RelPath;
-use doc_bridge_model::report::{CheckReportV1, EnrichmentState, EnrichmentStatus};
+use doc_bridge_model::report::{CheckReportV1, EnrichmentState, EnrichmentStatus, SeverityCounts};
 use doc_bridge_model::snapshot::Snapshot;
 use doc_bridge_store::artifact::to_artifact_bytes;
 
@@ -51,8 +52,10 @@ pub fn run(args: &CheckArgs) -> CommandResult {
         report.enrichment = Some(enrichment_status(&repo));
         write_if_changed(&report_path, &report)?;
     }
-    print(&report, args, &repo)?;
-    Ok(if doc_bridge_check::fails(&report, args.strict) {
+    // What is printed, and what the exit code counts: the findings at the threshold or above.
+    let (shown, left_out) = doc_bridge_check::at_least(&report, args.min_severity.severity());
+    print(&shown, left_out, args, &repo)?;
+    Ok(if doc_bridge_check::fails(&shown, args.strict) {
         Exit::Findings
     } else {
         Exit::Ok
@@ -120,10 +123,15 @@ fn enrichment_status(repo: &Repo) -> EnrichmentStatus {
     }
 }
 
-fn print(report: &CheckReportV1, args: &CheckArgs, repo: &Repo) -> Result<(), UserError> {
+fn print(
+    report: &CheckReportV1,
+    left_out: SeverityCounts,
+    args: &CheckArgs,
+    repo: &Repo,
+) -> Result<(), UserError> {
     match args.format {
         CheckFormat::Text => {
-            let text = doc_bridge_check::text::render(report, args.strict);
+            let text = doc_bridge_check::text::render(report, args.strict, left_out);
             crate::outln!("{}", text.trim_end_matches('\n'));
         }
         CheckFormat::Json => {

@@ -116,6 +116,7 @@ fn build_options(repo: &Repo, observed: &[ObservedFile]) -> BuildOptions {
             depth: repo.config.analysis.areas.depth(),
             source_roots: repo.config.analysis.areas.source_roots(),
         },
+        site_roots: repo.config.analysis.links.site_roots(),
     }
 }
 

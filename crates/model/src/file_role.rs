@@ -11,7 +11,7 @@
 //! the role of its first matching convention, directories from the root first (a fixture
 //! directory anywhere on the way wins: `tests/fixtures/` holds fixtures).
 
-use doc_bridge_model::RelPath;
+use crate::RelPath;
 
 /// A file's role, when it is not plain source or documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,0 +1,88 @@
+//! Files that play a part other than maintained source or documentation (tests, fixtures,
+//! examples, playgrounds, generated and vendored files, by [`doc_bridge_model::file_role`]) are
+//! inputs, outputs or demonstrations: a Markdown file under `tests/format/` is a formatter's
+//! input, a playground imports what its build produces, an example is assembled by the site
+//! that shows it. Their broken links, unresolved imports and orphan status are not findings.
+//! Changelogs keep every rule: a dead link in release notes is a dead link.
+
+use std::collections::HashMap;
+
+use doc_bridge_model::file_role::{FileRole, role_of};
+use doc_bridge_model::snapshot::{Diagnostic, FileClass, Snapshot};
+
+/// The codes that judge a file's links, imports and reachability.
+const CONTENT_CODES: &[&str] = &["broken-link", "unresolved-import", "orphan-document"];
+
+/// `diagnostics` without the [`CONTENT_CODES`] findings on files whose role exempts them.
+pub fn drop_exempt(snapshot: &Snapshot, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let files: HashMap<&str, _> = snapshot
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f))
+        .collect();
+    diagnostics.retain(|d| {
+        if !CONTENT_CODES.contains(&d.code.as_str()) {
+            return true;
+        }
+        let (linguist, is_code) = files.get(d.path.as_str()).map_or((None, false), |f| {
+            (f.linguist.as_deref(), f.class == FileClass::Module)
+        });
+        matches!(
+            role_of(&d.path, linguist, is_code),
+            None | Some(FileRole::Changelog)
+        )
+    });
+    diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use doc_bridge_model::RelPath;
+    use doc_bridge_model::snapshot::Severity;
+
+    use super::*;
+
+    fn finding(code: &str, path: &str) -> Diagnostic {
+        Diagnostic::new(
+            code,
+            Severity::Warning,
+            RelPath::new(path).unwrap(),
+            None,
+            "m",
+            None,
+        )
+    }
+
+    #[test]
+    fn content_findings_on_tests_fixtures_examples_and_generated_files_are_dropped() {
+        let snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
+        let kept = drop_exempt(
+            &snapshot,
+            vec![
+                finding("broken-link", "docs/guide.md"),
+                finding("broken-link", "tests/format/markdown/a.md"),
+                finding("unresolved-import", "playground/hmr/main.js"),
+                finding("unresolved-import", "src/app.ts"),
+                finding("orphan-document", "examples/readme-like.md"),
+                finding("orphan-document", "docs/fixtures/page.md"),
+                finding("broken-link", "CHANGELOG.md"),
+                finding("broken-link", "packages/a/dist/generated/api.md"),
+                finding("parse-error", "tests/broken.py"),
+            ],
+        );
+        let paths: Vec<String> = kept
+            .iter()
+            .map(|d| format!("{} {}", d.code, d.path))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "broken-link docs/guide.md",
+                "unresolved-import src/app.ts",
+                "broken-link CHANGELOG.md",
+                "parse-error tests/broken.py",
+            ]
+        );
+    }
+}

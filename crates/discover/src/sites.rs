@@ -1,0 +1,383 @@
+//! Documentation sites: which directories `/` stands for in a site-absolute link
+//! (`[intro](/guide/intro)`), configured under `analysis.links.siteRoots` or found from the site
+//! generators' own configuration files.
+//!
+//! Detection looks at file names only, plus one setting read from two files:
+//!
+//! | generator | found by | site roots (each only when the directory exists) |
+//! | --- | --- | --- |
+//! | VitePress | a `.vitepress/` directory in `X` | `X/<srcDir>` (`srcDir` from `.vitepress/config.*`, default `X`), its `public/` |
+//! | Docusaurus | `X/docusaurus.config.*` | `X/docs` (also as `/docs/…`), `X/blog` as `/blog/…`, `X/static`, `X/src/pages` |
+//! | Starlight (Astro) | `X/astro.config.*` | `X/src/content/docs`, `X/public` |
+//! | MkDocs | `X/mkdocs.yml` (or `.yaml`) | `X/<docs_dir>` (default `X/docs`) |
+//!
+//! Starlight serves an untranslated page from the default locale, so under its roots a link to
+//! `/<locale>/rest` (`/pt-br/guides/x/`, a locale-shaped first segment) that names nothing also
+//! tries `/en/rest` and `/rest`.
+//!
+//! The repository root comes last (GitHub renders `/path` from it). A document tries the roots
+//! of the sites it lies in first, the innermost site first, then the other sites in path order.
+//! Configured roots replace all of this: exactly those directories, in the order given.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use doc_bridge_model::RelPath;
+
+use doc_bridge_model::site_generator::{SiteGenerator as Generator, is_script_named, site_of};
+
+/// One directory a site-absolute link may name a file in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteRoot {
+    /// The URL path this directory is served at: `/`, or a prefix such as `/docs/` (starts and
+    /// ends with `/`).
+    pub prefix: String,
+    /// The directory.
+    pub dir: RelPath,
+    /// The site the directory belongs to (the generator's directory; a configured root is its
+    /// own site).
+    site: RelPath,
+    /// Untranslated pages are served from the default locale (Starlight): a miss for
+    /// `/<locale>/rest` under this root also tries `/en/rest` and `/rest`.
+    pub locale_fallback: bool,
+}
+
+/// The site roots of a repository.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SiteRoots {
+    roots: Vec<SiteRoot>,
+    /// Configured: exactly `roots`, in order, and no repository root after them.
+    configured: bool,
+}
+
+impl SiteRoots {
+    /// The configured roots (`analysis.links.siteRoots`), tried in the order given.
+    pub fn configured(dirs: &[RelPath]) -> Self {
+        SiteRoots {
+            roots: dirs
+                .iter()
+                .map(|dir| SiteRoot {
+                    prefix: "/".to_owned(),
+                    dir: dir.clone(),
+                    site: dir.clone(),
+                    locale_fallback: false,
+                })
+                .collect(),
+            configured: true,
+        }
+    }
+
+    /// The roots of the documentation sites found among `files` (each with the content
+    /// directory its configuration names, see [`content_dir_setting`]); `dirs` holds every
+    /// directory of the repository.
+    pub fn detect<'a>(
+        files: impl IntoIterator<Item = (&'a RelPath, Option<&'a str>)>,
+        dirs: &BTreeSet<RelPath>,
+    ) -> Self {
+        // (site directory, generator) → the content directory its configuration names.
+        let mut sites: BTreeMap<(RelPath, Generator), Option<String>> = BTreeMap::new();
+        for (path, setting) in files {
+            let Some((site, generator)) = site_of(path) else {
+                continue;
+            };
+            let entry = sites.entry((site, generator)).or_default();
+            // For VitePress only its `config.*` names the content directory.
+            let names_setting = generator != Generator::VitePress || is_vitepress_config(path);
+            if names_setting && setting.is_some() {
+                *entry = setting.map(str::to_owned);
+            }
+        }
+        let mut roots = Vec::new();
+        for ((site, generator), setting) in sites {
+            let locale_fallback = generator == Generator::Starlight;
+            let mut add = |prefix: &str, dir: Option<RelPath>| {
+                if let Some(dir) = dir.filter(|d| dirs.contains(d)) {
+                    roots.push(SiteRoot {
+                        prefix: prefix.to_owned(),
+                        dir,
+                        site: site.clone(),
+                        locale_fallback,
+                    });
+                }
+            };
+            match generator {
+                Generator::VitePress => {
+                    let src = match &setting {
+                        Some(dir) => RelPath::join_normalized(&site, dir),
+                        None => Some(site.clone()),
+                    };
+                    add("/", src.clone());
+                    add("/", src.and_then(|s| s.join("public")));
+                }
+                Generator::Docusaurus => {
+                    add("/docs/", site.join("docs"));
+                    add("/", site.join("docs"));
+                    add("/blog/", site.join("blog"));
+                    add("/", site.join("static"));
+                    add("/", site.join("src/pages"));
+                }
+                Generator::Starlight => {
+                    add("/", site.join("src/content/docs"));
+                    add("/", site.join("public"));
+                }
+                Generator::MkDocs => {
+                    let docs = setting.as_deref().unwrap_or("docs");
+                    add("/", RelPath::join_normalized(&site, docs));
+                }
+            }
+        }
+        SiteRoots {
+            roots,
+            configured: false,
+        }
+    }
+
+    /// The roots a site-absolute link in the document at `path` tries, in order: configured
+    /// ones as given; detected ones of the sites holding the document first (innermost site
+    /// first), then the others, then the repository root.
+    pub fn for_document(&self, path: &RelPath) -> Vec<SiteRoot> {
+        let mut roots = self.roots.clone();
+        if self.configured {
+            return roots;
+        }
+        // Stable: roots of one site keep their order.
+        roots.sort_by_key(|root| {
+            let holds = path.is_within(&root.site);
+            (
+                !holds,
+                std::cmp::Reverse(if holds { root.site.depth() } else { 0 }),
+            )
+        });
+        roots.push(SiteRoot {
+            prefix: "/".to_owned(),
+            dir: RelPath::root(),
+            site: RelPath::root(),
+            locale_fallback: false,
+        });
+        roots
+    }
+
+    /// Whether a site-absolute link in the document at `path` that names nothing is a finding:
+    /// when the roots are configured, or the document lies in a detected site. Elsewhere `/`
+    /// may stand for a site this repository does not describe (a README's `/docs/svelte/$state`
+    /// on svelte.dev), so only links that resolve count.
+    pub fn judges(&self, path: &RelPath) -> bool {
+        self.configured || self.roots.iter().any(|root| path.is_within(&root.site))
+    }
+}
+
+/// `.vitepress/config.{js,ts,...}`.
+fn is_vitepress_config(path: &RelPath) -> bool {
+    path.parent().file_name() == ".vitepress" && is_script_named(path.file_name(), "config")
+}
+
+/// The content directory a site configuration file names, as written: `docs_dir` of
+/// `mkdocs.yml` (a top-level key), `srcDir` of `.vitepress/config.*` (the first `srcDir:`
+/// followed by a string literal). `None` for other files, or when the setting is absent or not
+/// a plain string (the generator's default applies).
+pub fn content_dir_setting(path: &RelPath, bytes: &[u8]) -> Option<String> {
+    let mkdocs = matches!(path.file_name(), "mkdocs.yml" | "mkdocs.yaml");
+    if !mkdocs && !is_vitepress_config(path) {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let value = if mkdocs {
+        mkdocs_docs_dir(text)
+    } else {
+        vitepress_src_dir(text)
+    }?;
+    let value = value.trim();
+    (!value.is_empty() && !value.starts_with('/')).then(|| value.to_owned())
+}
+
+/// `docs_dir: value` at the start of a line (top level), quotes and a trailing comment removed.
+fn mkdocs_docs_dir(text: &str) -> Option<&str> {
+    text.lines().find_map(|line| {
+        let value = line
+            .strip_prefix("docs_dir")?
+            .trim_start()
+            .strip_prefix(':')?;
+        let value = value.trim();
+        match value.chars().next() {
+            Some(quote @ ('"' | '\'')) => value[1..].split(quote).next(),
+            _ => value.split(" #").next().map(str::trim),
+        }
+    })
+}
+
+/// The string literal after the first `srcDir:` (`srcDir: './src'`, `"srcDir": "docs"`).
+fn vitepress_src_dir(text: &str) -> Option<&str> {
+    let mut rest = text;
+    while let Some(at) = rest.find("srcDir") {
+        let after = &rest[at + "srcDir".len()..];
+        let after = after
+            .strip_prefix(['"', '\''])
+            .unwrap_or(after)
+            .trim_start();
+        if let Some(value) = after.strip_prefix(':').map(str::trim_start)
+            && let Some(quote @ ('"' | '\'' | '`')) = value.chars().next()
+        {
+            return value[1..].split(quote).next();
+        }
+        rest = after;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn p(s: &str) -> RelPath {
+        RelPath::new(s).unwrap()
+    }
+
+    fn dirs_of(files: &[&str]) -> BTreeSet<RelPath> {
+        let mut dirs = BTreeSet::from([RelPath::root()]);
+        for file in files {
+            let mut dir = p(file).parent();
+            while !dir.is_root() && dirs.insert(dir.clone()) {
+                dir = dir.parent();
+            }
+        }
+        dirs
+    }
+
+    /// `(prefix, dir)` of the roots a document at `from` tries.
+    fn roots(files: &[(&str, Option<&str>)], from: &str) -> Vec<(String, String)> {
+        let paths: Vec<RelPath> = files.iter().map(|(f, _)| p(f)).collect();
+        let names: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
+        let detected = SiteRoots::detect(
+            paths.iter().zip(files.iter().map(|(_, s)| *s)),
+            &dirs_of(&names),
+        );
+        detected
+            .for_document(&p(from))
+            .into_iter()
+            .map(|r| (r.prefix, r.dir.as_str().to_owned()))
+            .collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn no_site_generator_leaves_the_repository_root() {
+        assert_eq!(
+            roots(&[("README.md", None), ("docs/a.md", None)], "docs/a.md"),
+            pairs(&[("/", ".")])
+        );
+    }
+
+    #[test]
+    fn vitepress_serves_the_parent_of_its_directory_or_its_src_dir() {
+        let files = [
+            ("docs/.vitepress/config.ts", None),
+            ("docs/guide/a.md", None),
+            ("docs/public/logo.svg", None),
+        ];
+        assert_eq!(
+            roots(&files, "docs/guide/a.md"),
+            pairs(&[("/", "docs"), ("/", "docs/public"), ("/", ".")])
+        );
+        let files = [
+            (".vitepress/config.mts", Some("./src")),
+            ("src/index.md", None),
+        ];
+        assert_eq!(
+            roots(&files, "src/index.md"),
+            pairs(&[("/", "src"), ("/", ".")])
+        );
+    }
+
+    #[test]
+    fn docusaurus_starlight_and_mkdocs_have_their_content_directories() {
+        let files = [
+            ("website/docusaurus.config.js", None),
+            ("website/docs/intro.md", None),
+            ("website/blog/post.md", None),
+            ("website/static/img/a.png", None),
+            ("site/astro.config.mjs", None),
+            ("site/src/content/docs/en/a.md", None),
+            ("mkdocs.yml", Some("manual")),
+            ("manual/index.md", None),
+        ];
+        // From inside the Docusaurus site its roots come first, then the MkDocs site at the
+        // root (which holds the document too), then `site`, then the repository root.
+        assert_eq!(
+            roots(&files, "website/docs/intro.md"),
+            pairs(&[
+                ("/docs/", "website/docs"),
+                ("/", "website/docs"),
+                ("/blog/", "website/blog"),
+                ("/", "website/static"),
+                ("/", "manual"),
+                ("/", "site/src/content/docs"),
+                ("/", "."),
+            ])
+        );
+        // A content directory that does not exist is no root (`website/src/pages`, `docs` of
+        // an MkDocs site without one).
+        assert_eq!(
+            roots(&[("mkdocs.yml", None), ("README.md", None)], "README.md"),
+            pairs(&[("/", ".")])
+        );
+    }
+
+    #[test]
+    fn configured_roots_are_exactly_those_in_order() {
+        let configured = SiteRoots::configured(&[p("src/content/docs"), RelPath::root()]);
+        let dirs: Vec<String> = configured
+            .for_document(&p("README.md"))
+            .into_iter()
+            .map(|r| r.dir.as_str().to_owned())
+            .collect();
+        assert_eq!(dirs, ["src/content/docs", "."]);
+    }
+
+    #[test]
+    fn content_directory_settings_are_read_from_the_two_files() {
+        let setting = |path: &str, text: &str| content_dir_setting(&p(path), text.as_bytes());
+        assert_eq!(
+            setting(
+                "mkdocs.yml",
+                "site_name: x\ndocs_dir: 'content' # here\nnav: []\n"
+            ),
+            Some("content".to_owned())
+        );
+        assert_eq!(
+            setting("mkdocs.yaml", "docs_dir: pages # comment\n"),
+            Some("pages".to_owned())
+        );
+        assert_eq!(setting("mkdocs.yml", "  docs_dir: nested\n"), None);
+        assert_eq!(
+            setting(
+                "docs/.vitepress/config.ts",
+                "export default defineConfig({\n  srcDir: './src',\n})\n"
+            ),
+            Some("./src".to_owned())
+        );
+        assert_eq!(
+            setting(".vitepress/config.json.ts", "{\"srcDir\": \"docs\"}"),
+            None
+        );
+        assert_eq!(
+            setting(".vitepress/config.js", "{\"srcDir\": \"docs\"}"),
+            Some("docs".to_owned())
+        );
+        assert_eq!(
+            setting(".vitepress/config.js", "srcDir: path.resolve(x)"),
+            None
+        );
+        assert_eq!(setting("docs/srcDir.md", "srcDir: 'x'"), None);
+        assert_eq!(setting("mkdocs.yml", "docs_dir: ''\n"), None);
+        assert_eq!(setting("mkdocs.yml", "docs_dir: /srv/docs\n"), None);
+        assert_eq!(
+            content_dir_setting(&p("mkdocs.yml"), b"docs_dir: \xff\n"),
+            None
+        );
+    }
+}
