@@ -6,7 +6,8 @@
 //! MAINTAINERS, GOVERNANCE, FUNDING, PULL_REQUEST_TEMPLATE, at any depth); everything under a
 //! `.github/` or `.gitlab/` directory (issue and pull request templates, workflow notes: the host
 //! shows them) or under `.changeset/` (release notes waiting for the next release); and agent
-//! documents (`corpus.agent.root`), which reach agents through `llms.txt` and handoffs; and the
+//! documents (`corpus.agent.root`), which reach agents through `llms.txt` and handoffs; change
+//! log entries (`changelog_unreleased/`, by [`doc_bridge_model::file_role`]); and the
 //! pages of a documentation site (a directory with a `.vitepress/`, `docusaurus.config.*`,
 //! `astro.config.*` or `mkdocs.yml`, [`doc_bridge_model::site_generator`]), which its
 //! generator reaches through the sidebar and navigation it builds, not through links. A
@@ -17,6 +18,7 @@
 use doc_bridge_model::RelPath;
 use std::collections::HashSet;
 
+use doc_bridge_model::file_role::{FileRole, file_role};
 use doc_bridge_model::site_generator::{is_locale_segment, site_of};
 use doc_bridge_model::snapshot::{Diagnostic, Document, Entity, Severity, Snapshot};
 
@@ -94,6 +96,7 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
         .collect();
     let reached = |d: &Document| {
         d.agent_doc
+            || file_role(&d.path) == Some(FileRole::Changelog)
             || is_entry_document(&d.path)
             || is_host_document(&d.path)
             || sites.iter().any(|site| d.path.is_within(site))
@@ -165,6 +168,7 @@ mod tests {
                 document(".github/pull_request_template.md"),
                 document("packages/a/.github/workflows/README-ci.md"),
                 document(".changeset/brave-lions.md"),
+                document("changelog_unreleased/yaml/19599.md"),
                 document("LICENSE-MIT.md"),
                 document("docs/NOTICE.md"),
                 document("docs/github/guide.md"),

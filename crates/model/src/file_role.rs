@@ -164,6 +164,7 @@ const CHANGELOG_DIRS: &[&str] = &[
     ".changesets",
     "changelog",
     "changelogs",
+    "changelog_unreleased",
     "release-notes",
 ];
 
