@@ -11,16 +11,18 @@
 //! pages of a documentation site (a directory with a `.vitepress/`, `docusaurus.config.*`,
 //! `astro.config.*` or `mkdocs.yml`, [`doc_bridge_model::site_generator`]), which its
 //! generator reaches through the sidebar and navigation it builds, not through links. A
-//! translation (`docs/ja/guide.md` beside `docs/en/guide.md`: the same path but for one locale
-//! directory, [`doc_bridge_model::site_generator::is_locale_segment`]) is reached when one of
-//! its translations is, through the language switcher.
+//! translation (`docs/ja/guide.md` beside `docs/en/guide.md`: the same path but for the folder
+//! discovery read the document's language from) is reached when one of its translations is,
+//! through the language switcher.
 
 use doc_bridge_model::RelPath;
 use std::collections::HashSet;
 
 use doc_bridge_model::file_role::{FileRole, file_role};
-use doc_bridge_model::site_generator::{is_locale_segment, site_of};
-use doc_bridge_model::snapshot::{Diagnostic, Document, Entity, Severity, Snapshot};
+use doc_bridge_model::site_generator::site_of;
+use doc_bridge_model::snapshot::{
+    Diagnostic, Document, Entity, LanguageSource, Severity, Snapshot,
+};
 
 use crate::graph::Graph;
 
@@ -106,16 +108,12 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
     let reached_translations: HashSet<String> = documents
         .iter()
         .filter(|d| reached(d))
-        .flat_map(|d| translation_keys(&d.path))
+        .filter_map(|d| translation_key(d))
         .collect();
     documents
         .iter()
         .filter(|d| !reached(d))
-        .filter(|d| {
-            !translation_keys(&d.path)
-                .iter()
-                .any(|key| reached_translations.contains(key))
-        })
+        .filter(|d| translation_key(d).is_none_or(|key| !reached_translations.contains(&key)))
         .map(|d| {
             Diagnostic::new(
                 "orphan-document",
@@ -130,19 +128,21 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// The path with each locale segment in turn replaced by `*` (`docs/ja/docs/a.md` →
-/// `docs/*/docs/a.md`): two documents share a key when one translates the other.
-fn translation_keys(path: &RelPath) -> Vec<String> {
-    let segments: Vec<&str> = path.as_str().split('/').collect();
+/// The path with its language folder replaced by `*` (`docs/ja/docs/a.md` →
+/// `docs/*/docs/a.md`), for a document whose language discovery read from such a folder: two
+/// documents share the key when one translates the other (as search folds translations).
+fn translation_key(document: &Document) -> Option<String> {
+    if document.language_source != Some(LanguageSource::Path) {
+        return None;
+    }
+    let language = document.language.as_deref()?;
+    let mut segments: Vec<&str> = document.path.as_str().split('/').collect();
     let dirs = segments.len().saturating_sub(1);
-    (0..dirs)
-        .filter(|&i| is_locale_segment(segments[i]))
-        .map(|i| {
-            let mut key = segments.clone();
-            key[i] = "*";
-            key.join("/")
-        })
-        .collect()
+    let at = segments[..dirs]
+        .iter()
+        .position(|s| s.replace('_', "-").eq_ignore_ascii_case(language))?;
+    segments[at] = "*";
+    Some(segments.join("/"))
 }
 
 #[cfg(test)]
@@ -231,12 +231,20 @@ mod tests {
 
     #[test]
     fn a_translation_is_reached_when_its_original_is() {
+        let translated = |path: &str, language: &str| {
+            let mut entity = document(path);
+            if let Entity::Document(d) = &mut entity {
+                d.language = Some(language.to_owned());
+                d.language_source = Some(LanguageSource::Path);
+            }
+            entity
+        };
         let s = snapshot(
             vec![
-                document("docs/en/docs/guide.md"),
-                document("docs/ja/docs/guide.md"),
-                document("docs/pt-br/docs/guide.md"),
-                document("docs/ja/docs/only-here.md"),
+                translated("docs/en/docs/guide.md", "en"),
+                translated("docs/ja/docs/guide.md", "ja"),
+                translated("docs/pt_BR/docs/guide.md", "pt-br"),
+                translated("docs/ja/docs/only-here.md", "ja"),
                 document("docs/api/page.md"),
                 document("docs/cli/page.md"),
             ],
@@ -247,7 +255,8 @@ mod tests {
         );
         let out = diagnostics(&s, &Graph::new(&s));
         let paths: Vec<&str> = out.iter().map(|d| d.path.as_str()).collect();
-        // `api` and `cli` are no locales: `docs/cli/page.md` is no translation of the api page.
+        // Without a language read from the path, `docs/cli/page.md` is no translation of the
+        // api page.
         assert_eq!(paths, ["docs/cli/page.md", "docs/ja/docs/only-here.md"]);
     }
 }

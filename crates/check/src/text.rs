@@ -84,6 +84,25 @@ mod tests {
     use doc_bridge_model::snapshot::Diagnostic;
     use std::collections::BTreeMap;
 
+    /// The report of `snapshot` with a fresh index and no `rules`.
+    fn fresh_report(
+        snapshot: &doc_bridge_model::snapshot::Snapshot,
+        enrichment: Option<EnrichmentStatus>,
+    ) -> CheckReportV1 {
+        let index = IndexCondition::Fresh {
+            hash: doc_bridge_model::ContentHash::of_bytes(b"i"),
+        };
+        let index_path = RelPath::new(".doc-bridge/index.json").unwrap();
+        let rules = BTreeMap::new();
+        let input = CheckInput {
+            snapshot,
+            index: &index,
+            index_path: &index_path,
+            rules: &rules,
+        };
+        crate::report(&input, "t".to_owned(), enrichment)
+    }
+
     #[test]
     fn lines_summary_strictness_and_enrichment() {
         let mut snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
@@ -95,24 +114,13 @@ mod tests {
             "bad\nsyntax",
             None,
         )];
-        let index = IndexCondition::Fresh {
-            hash: doc_bridge_model::ContentHash::of_bytes(b"i"),
-        };
-        let index_path = RelPath::new(".doc-bridge/index.json").unwrap();
-        let rules = BTreeMap::new();
-        let input = CheckInput {
-            snapshot: &snapshot,
-            index: &index,
-            index_path: &index_path,
-            rules: &rules,
-        };
         let enrichment = EnrichmentStatus {
             status: EnrichmentState::Skipped,
             reason: Some("no agent".to_owned()),
             report_hash: None,
             overlay_hash: None,
         };
-        let report = crate::report(&input, "t".to_owned(), Some(enrichment));
+        let report = fresh_report(&snapshot, Some(enrichment));
         assert_eq!(
             render(&report, false, SeverityCounts::default()),
             "src/a.py:3: warning[parse-error] bad syntax\n\
@@ -136,18 +144,7 @@ mod tests {
             diagnostic("parse-error", Severity::Warning, "b.py"),
             diagnostic("uncovered-area", Severity::Info, "c.py"),
         ];
-        let index = IndexCondition::Fresh {
-            hash: doc_bridge_model::ContentHash::of_bytes(b"i"),
-        };
-        let index_path = RelPath::new(".doc-bridge/index.json").unwrap();
-        let rules = BTreeMap::new();
-        let input = CheckInput {
-            snapshot: &snapshot,
-            index: &index,
-            index_path: &index_path,
-            rules: &rules,
-        };
-        let report = crate::report(&input, "t".to_owned(), None);
+        let report = fresh_report(&snapshot, None);
         assert_eq!(report.diagnostics.len(), 3);
 
         let (all, none_left) = crate::at_least(&report, Severity::Info);

@@ -14,13 +14,17 @@ fn check(root: &std::path::Path, extra: &[&str]) -> std::process::Output {
     run(root, &args)
 }
 
-fn codes(report: &Value) -> Vec<String> {
-    report["diagnostics"]
-        .as_array()
+/// `field` of each object in the array `list`.
+fn each(list: &Value, field: &str) -> Vec<String> {
+    list.as_array()
         .unwrap()
         .iter()
-        .map(|d| d["code"].as_str().unwrap().to_owned())
+        .map(|d| d[field].as_str().unwrap().to_owned())
         .collect()
+}
+
+fn codes(report: &Value) -> Vec<String> {
+    each(&report["diagnostics"], "code")
 }
 
 fn write_config(root: &std::path::Path, config: Value) {
@@ -546,14 +550,9 @@ fn min_severity_narrows_what_is_printed_and_counted_but_not_the_report_file() {
     );
     assert_eq!(code(&out), 1);
     let shown: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let severities: Vec<&str> = shown["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["severity"].as_str().unwrap())
-        .collect();
+    let severities = each(&shown["diagnostics"], "severity");
     assert!(!severities.is_empty());
-    assert!(severities.iter().all(|s| *s != "info"), "{severities:?}");
+    assert!(severities.iter().all(|s| s != "info"), "{severities:?}");
     assert_eq!(shown["counts"]["info"], 0);
     assert_eq!(shown["counts"]["error"], full["counts"]["error"]);
     assert_ne!(shown["contentHash"], full["contentHash"]);
@@ -570,14 +569,9 @@ fn min_severity_narrows_what_is_printed_and_counted_but_not_the_report_file() {
         &["--format", "sarif", "--min-severity", "warning"],
     );
     let sarif: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let levels: Vec<&str> = sarif["runs"][0]["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["level"].as_str().unwrap())
-        .collect();
+    let levels = each(&sarif["runs"][0]["results"], "level");
     assert!(!levels.is_empty());
-    assert!(levels.iter().all(|l| *l != "note"), "{levels:?}");
+    assert!(levels.iter().all(|l| l != "note"), "{levels:?}");
 
     let out = check(dir.path(), &["--min-severity", "error", "--strict"]);
     let text = stdout(&out);

@@ -34,13 +34,25 @@ const LOCALE_PARENTS: &[&str] = &[
 /// under a documentation-like folder.
 pub fn language_from_path(path: &RelPath) -> Option<String> {
     let segments: Vec<&str> = path.as_str().split('/').collect();
+    locale_folder(path).map(|i| segments[i].to_ascii_lowercase().replace('_', "-"))
+}
+
+/// The position of the locale folder in a path's segments (`docs/ja/guide.md` → 1), by the rule
+/// [`language_from_path`] reads languages with.
+pub fn locale_folder(path: &RelPath) -> Option<usize> {
+    let segments: Vec<&str> = path.as_str().split('/').collect();
     let dirs = &segments[..segments.len().saturating_sub(1)];
-    dirs.iter().enumerate().find_map(|(i, segment)| {
-        let lower = segment.to_ascii_lowercase().replace('_', "-");
+    dirs.iter().enumerate().position(|(i, segment)| {
         let parent_ok =
             i == 0 || LOCALE_PARENTS.contains(&dirs[i - 1].to_ascii_lowercase().as_str());
-        (parent_ok && LOCALES.contains(&lower.as_str())).then_some(lower)
+        parent_ok && is_locale(segment)
     })
+}
+
+/// Whether a folder name is one of the recognised locale tags (`ja`, `pt-br`, `zh_CN`).
+pub fn is_locale(segment: &str) -> bool {
+    let lower = segment.to_ascii_lowercase().replace('_', "-");
+    LOCALES.contains(&lower.as_str())
 }
 
 /// Builds a document entity; `body` is the body taken out of `facts` when the caller has no

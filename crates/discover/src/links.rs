@@ -10,8 +10,7 @@ use std::collections::BTreeMap;
 
 use doc_bridge_model::RelPath;
 
-use doc_bridge_model::site_generator::is_locale_segment;
-
+use crate::documents::{is_locale, locale_folder};
 use crate::sites::SiteRoot;
 
 /// Page files a directory link names, in the order tried.
@@ -41,17 +40,17 @@ pub struct Tree<'a> {
     pub numbered: &'a dyn Fn(&RelPath) -> Option<RelPath>,
 }
 
-/// For a link from a translated page (`docs/es/docs/help.md`, a locale directory on its path)
+/// For a link from a translated page (`docs/es/docs/help.md`, a locale folder on its path as
+/// [`locale_folder`] finds it)
 /// to `resolved` inside the same locale directory (`docs/es/docs/newsletter.md`), the same
 /// path in the default locale `en` (`docs/en/docs/newsletter.md`): translated sites serve a
 /// page not yet translated from the default language. `None` when the document is in no
 /// locale directory, already in `en`, or the link leaves its locale directory.
 pub fn default_locale_path(document: &RelPath, resolved: &RelPath) -> Option<RelPath> {
+    let at = locale_folder(document)?;
     let doc: Vec<&str> = document.as_str().split('/').collect();
     let target: Vec<&str> = resolved.as_str().split('/').collect();
-    let at = (0..doc.len().saturating_sub(1))
-        .find(|&i| is_locale_segment(doc[i]) && !doc[i].eq_ignore_ascii_case("en"))?;
-    if target.len() <= at || target[..=at] != doc[..=at] {
+    if doc[at].eq_ignore_ascii_case("en") || target.len() <= at || target[..=at] != doc[..=at] {
         return None;
     }
     let mut path = target;
@@ -93,18 +92,10 @@ pub fn pages_by_name<'a>(
         let Some(path) = RelPath::new(file) else {
             continue;
         };
-        let name = path.file_name();
-        let Some(stem) = PAGE_EXTENSIONS
-            .iter()
-            .find_map(|ext| name.strip_suffix(ext).and_then(|s| s.strip_suffix('.')))
-        else {
+        let Some(stem) = page_stem(path.file_name()) else {
             continue;
         };
-        let digits = stem.bytes().take_while(u8::is_ascii_digit).count();
-        let stem = match stem[digits..].strip_prefix(['-', '_', '.']) {
-            Some(rest) if digits > 0 && !rest.is_empty() => rest,
-            _ => stem,
-        };
+        let stem = without_number_prefix(stem).unwrap_or(stem);
         if !is_bare_page_name(stem)
             || matches!(
                 stem.to_ascii_lowercase().as_str(),
@@ -121,6 +112,26 @@ pub fn pages_by_name<'a>(
     pages
 }
 
+/// A page file's stem (`01-intro.md` → `01-intro`); `None` for a file that is no page.
+fn page_stem(name: &str) -> Option<&str> {
+    PAGE_EXTENSIONS
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext)?.strip_suffix('.'))
+        .filter(|stem| !stem.is_empty())
+}
+
+/// A stem without its number prefix (`01-intro`, `2_setup`, `10.faq` → `intro`, `setup`,
+/// `faq`); `None` when it has none.
+fn without_number_prefix(stem: &str) -> Option<&str> {
+    let digits = stem.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    stem[digits..]
+        .strip_prefix(['-', '_', '.'])
+        .filter(|rest| !rest.is_empty() && !rest.starts_with('.'))
+}
+
 /// Pages whose file name starts with a number prefix (`01-intro.md`, `2_setup.mdx`,
 /// `10.faq.md`), keyed by the path without it (`docs/intro.md`): Docusaurus and SvelteKit-built
 /// sites order pages by such prefixes and serve them without (`./intro` links
@@ -133,21 +144,15 @@ pub fn numbered_pages<'a>(files: impl IntoIterator<Item = &'a str>) -> BTreeMap<
             continue;
         };
         let name = path.file_name();
-        let is_page = PAGE_EXTENSIONS
-            .iter()
-            .any(|ext| name.strip_suffix(ext).is_some_and(|s| s.ends_with('.')));
-        let digits = name.bytes().take_while(u8::is_ascii_digit).count();
-        if !is_page || digits == 0 {
-            continue;
-        }
-        let rest = &name[digits..];
-        let Some(rest) = rest
-            .strip_prefix(['-', '_', '.'])
-            .filter(|r| !r.starts_with('.'))
-        else {
+        let Some(stem) = page_stem(name) else {
             continue;
         };
-        if let Some(key) = path.parent().join(rest) {
+        let Some(bare) = without_number_prefix(stem) else {
+            continue;
+        };
+        // The name without its prefix, the extension kept (`01-intro.md` → `intro.md`).
+        let rest = format!("{bare}{}", &name[stem.len()..]);
+        if let Some(key) = path.parent().join(&rest) {
             pages.entry(key).or_insert(path);
         }
     }
@@ -289,12 +294,12 @@ pub fn site_candidates<'a>(
 }
 
 /// For `<locale>/rest` with a locale first segment other than `en` (`pt-br`, `ja`, `zh-cn`,
-/// [`is_locale_segment`]): `en/rest`, then `rest` (Starlight's default locale at the root).
+/// [`is_locale`]): `en/rest`, then `rest` (Starlight's default locale at the root).
 fn locale_fallbacks(rest: &str) -> Vec<String> {
     let Some((first, tail)) = rest.split_once('/') else {
         return Vec::new();
     };
-    if first.eq_ignore_ascii_case("en") || !is_locale_segment(first) {
+    if first.eq_ignore_ascii_case("en") || !is_locale(first) {
         return Vec::new();
     }
     vec![format!("en/{tail}"), tail.to_owned()]
@@ -366,31 +371,66 @@ mod tests {
         "README.md",
     ];
 
-    /// `find` over [`FILES`], answering with the path found (`dir:` for a directory).
-    fn found(target: &str) -> Option<String> {
-        let files: BTreeSet<RelPath> = FILES.iter().map(|f| p(f)).collect();
-        let mut dirs = BTreeSet::from([RelPath::root()]);
-        for f in &files {
-            let mut d = f.parent();
-            while !d.is_root() {
-                dirs.insert(d.clone());
-                d = d.parent();
+    /// A repository of `files` (their directories derived), asked as [`Tree`] asks.
+    struct Repo {
+        files: BTreeSet<RelPath>,
+        dirs: BTreeSet<RelPath>,
+        numbered: BTreeMap<RelPath, RelPath>,
+    }
+
+    impl Repo {
+        fn new(files: &[&str]) -> Self {
+            let files: BTreeSet<RelPath> = files.iter().map(|f| p(f)).collect();
+            let mut dirs = BTreeSet::from([RelPath::root()]);
+            for f in &files {
+                let mut d = f.parent();
+                while !d.is_root() {
+                    dirs.insert(d.clone());
+                    d = d.parent();
+                }
+            }
+            let numbered = numbered_pages(files.iter().map(RelPath::as_str));
+            Repo {
+                files,
+                dirs,
+                numbered,
             }
         }
-        let is_file = |path: &RelPath| files.contains(path);
-        let is_dir = |path: &RelPath| dirs.contains(path);
-        let numbered_pages = numbered_pages(files.iter().map(RelPath::as_str));
-        let numbered = |path: &RelPath| numbered_pages.get(path).cloned();
-        let tree = Tree {
-            is_file: &is_file,
-            is_dir: &is_dir,
-            numbered: &numbered,
-        };
-        let path = RelPath::join_normalized(&p("docs"), target)?;
-        match find(&tree, &path, is_directory_form(target))? {
+
+        /// `ask` with this repository as the tree.
+        fn ask<R>(&self, ask: impl FnOnce(&Tree<'_>) -> R) -> R {
+            let is_file = |path: &RelPath| self.files.contains(path);
+            let is_dir = |path: &RelPath| self.dirs.contains(path);
+            let numbered = |path: &RelPath| self.numbered.get(path).cloned();
+            ask(&Tree {
+                is_file: &is_file,
+                is_dir: &is_dir,
+                numbered: &numbered,
+            })
+        }
+
+        /// The detected site roots, with a site configured by `config`, for `document`.
+        fn site_roots(&self, config: &str, document: &str) -> Vec<SiteRoot> {
+            let config = p(config);
+            let mut listed: Vec<(&RelPath, Option<&str>)> =
+                self.files.iter().map(|f| (f, None)).collect();
+            listed.push((&config, None));
+            SiteRoots::detect(listed, &self.dirs).for_document(&p(document))
+        }
+    }
+
+    /// What was found, as a path (`dir:` for a directory).
+    fn shown(found: Option<Found>) -> Option<String> {
+        match found? {
             Found::File(f) => Some(f.as_str().to_owned()),
             Found::Directory(d) => Some(format!("dir:{d}")),
         }
+    }
+
+    /// `find` over [`FILES`], answering with the path found (`dir:` for a directory).
+    fn found(target: &str) -> Option<String> {
+        let path = RelPath::join_normalized(&p("docs"), target)?;
+        Repo::new(FILES).ask(|tree| shown(find(tree, &path, is_directory_form(target))))
     }
 
     #[test]
@@ -544,42 +584,15 @@ mod tests {
 
     #[test]
     fn site_absolute_paths_try_each_root_and_its_prefix() {
-        let files: BTreeSet<RelPath> = [
+        let repo = Repo::new(&[
             "site/docs/intro.md",
             "site/docs/guide/index.md",
             "site/blog/post.md",
             "site/static/img/logo.png",
             "docs/elsewhere.md",
-        ]
-        .iter()
-        .map(|f| p(f))
-        .collect();
-        let mut dirs = BTreeSet::from([RelPath::root()]);
-        for f in &files {
-            let mut d = f.parent();
-            while !d.is_root() {
-                dirs.insert(d.clone());
-                d = d.parent();
-            }
-        }
-        let mut listed: Vec<(&RelPath, Option<&str>)> = files.iter().map(|f| (f, None)).collect();
-        let config = p("site/docusaurus.config.ts");
-        listed.push((&config, None));
-        let roots = SiteRoots::detect(listed, &dirs).for_document(&p("site/docs/intro.md"));
-        let is_file = |path: &RelPath| files.contains(path);
-        let is_dir = |path: &RelPath| dirs.contains(path);
-        let numbered_pages = numbered_pages(files.iter().map(RelPath::as_str));
-        let numbered = |path: &RelPath| numbered_pages.get(path).cloned();
-        let tree = Tree {
-            is_file: &is_file,
-            is_dir: &is_dir,
-            numbered: &numbered,
-        };
-        let site = |path: &str| match find_site(&tree, &roots, path) {
-            Some(Found::File(f)) => Some(f.as_str().to_owned()),
-            Some(Found::Directory(d)) => Some(format!("dir:{d}")),
-            None => None,
-        };
+        ]);
+        let roots = repo.site_roots("site/docusaurus.config.ts", "site/docs/intro.md");
+        let site = |path: &str| repo.ask(|tree| shown(find_site(tree, &roots, path)));
         assert_eq!(site("/docs/intro").as_deref(), Some("site/docs/intro.md"));
         assert_eq!(site("/intro").as_deref(), Some("site/docs/intro.md"));
         assert_eq!(
@@ -607,40 +620,13 @@ mod tests {
 
     #[test]
     fn starlight_serves_untranslated_pages_from_the_default_locale() {
-        let files: BTreeSet<RelPath> = [
+        let repo = Repo::new(&[
             "src/content/docs/en/guides/endpoints.mdx",
             "src/content/docs/es/guides/routing.mdx",
             "src/content/docs/install.mdx",
-        ]
-        .iter()
-        .map(|f| p(f))
-        .collect();
-        let mut dirs = BTreeSet::from([RelPath::root()]);
-        for f in &files {
-            let mut d = f.parent();
-            while !d.is_root() {
-                dirs.insert(d.clone());
-                d = d.parent();
-            }
-        }
-        let config = p("astro.config.mjs");
-        let mut listed: Vec<(&RelPath, Option<&str>)> = files.iter().map(|f| (f, None)).collect();
-        listed.push((&config, None));
-        let roots = SiteRoots::detect(listed, &dirs)
-            .for_document(&p("src/content/docs/es/guides/routing.mdx"));
-        let is_file = |path: &RelPath| files.contains(path);
-        let is_dir = |path: &RelPath| dirs.contains(path);
-        let numbered_pages = numbered_pages(files.iter().map(RelPath::as_str));
-        let numbered = |path: &RelPath| numbered_pages.get(path).cloned();
-        let tree = Tree {
-            is_file: &is_file,
-            is_dir: &is_dir,
-            numbered: &numbered,
-        };
-        let site = |path: &str| match find_site(&tree, &roots, path) {
-            Some(Found::File(f)) => Some(f.as_str().to_owned()),
-            _ => None,
-        };
+        ]);
+        let roots = repo.site_roots("astro.config.mjs", "src/content/docs/es/guides/routing.mdx");
+        let site = |path: &str| repo.ask(|tree| shown(find_site(tree, &roots, path)));
         assert_eq!(
             site("/es/guides/endpoints/").as_deref(),
             Some("src/content/docs/en/guides/endpoints.mdx")

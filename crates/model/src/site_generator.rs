@@ -42,38 +42,6 @@ pub fn site_of(path: &RelPath) -> Option<(RelPath, SiteGenerator)> {
     Some((path.parent(), generator))
 }
 
-/// ISO 639-1 language codes, sorted (for [`is_locale_segment`]).
-const LANGUAGE_CODES: &[&str] = &[
-    "aa", "ab", "ae", "af", "ak", "am", "an", "ar", "as", "av", "ay", "az", "ba", "be", "bg", "bh",
-    "bi", "bm", "bn", "bo", "br", "bs", "ca", "ce", "ch", "co", "cr", "cs", "cu", "cv", "cy", "da",
-    "de", "dv", "dz", "ee", "el", "en", "eo", "es", "et", "eu", "fa", "ff", "fi", "fj", "fo", "fr",
-    "fy", "ga", "gd", "gl", "gn", "gu", "gv", "ha", "he", "hi", "ho", "hr", "ht", "hu", "hy", "hz",
-    "ia", "id", "ie", "ig", "ii", "ik", "io", "is", "it", "iu", "ja", "jv", "ka", "kg", "ki", "kj",
-    "kk", "kl", "km", "kn", "ko", "kr", "ks", "ku", "kv", "kw", "ky", "la", "lb", "lg", "li", "ln",
-    "lo", "lt", "lu", "lv", "mg", "mh", "mi", "mk", "ml", "mn", "mr", "ms", "mt", "my", "na", "nb",
-    "nd", "ne", "ng", "nl", "nn", "no", "nr", "nv", "ny", "oc", "oj", "om", "or", "os", "pa", "pi",
-    "pl", "ps", "pt", "qu", "rm", "rn", "ro", "ru", "rw", "sa", "sc", "sd", "se", "sg", "si", "sk",
-    "sl", "sm", "sn", "so", "sq", "sr", "ss", "st", "su", "sv", "sw", "ta", "te", "tg", "th", "ti",
-    "tk", "tl", "tn", "to", "tr", "ts", "tt", "tw", "ty", "ug", "uk", "ur", "uz", "ve", "vi", "vo",
-    "wa", "wo", "xh", "yi", "yo", "za", "zh", "zu",
-];
-
-/// Whether a path segment names a locale, as translated documentation lays pages out
-/// (`docs/ja/…`, `src/content/docs/pt-br/…`): an ISO 639-1 language code, optionally followed
-/// by `-` or `_` and a region or script subtag of 2 to 4 letters or digits (`pt-br`, `zh-hant`,
-/// `zh_CN`), in any case. Three-letter words (`api`, `src`) never count.
-pub fn is_locale_segment(segment: &str) -> bool {
-    let (language, subtag) = match segment.split_once(['-', '_']) {
-        Some((language, subtag)) => (language, Some(subtag)),
-        None => (segment, None),
-    };
-    let language = language.to_ascii_lowercase();
-    LANGUAGE_CODES.binary_search(&language.as_str()).is_ok()
-        && subtag.is_none_or(|s| {
-            (2..=4).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric())
-        })
-}
-
 /// `<stem>.<js|ts|...>`.
 pub fn is_script_named(name: &str, stem: &str) -> bool {
     name.strip_prefix(stem)
@@ -88,27 +56,6 @@ mod tests {
 
     fn site(path: &str) -> Option<(String, SiteGenerator)> {
         site_of(&RelPath::new(path).unwrap()).map(|(dir, g)| (dir.as_str().to_owned(), g))
-    }
-
-    #[test]
-    fn locale_segments() {
-        assert!(LANGUAGE_CODES.windows(2).all(|w| w[0] < w[1]), "sorted");
-        for yes in ["en", "ja", "pt-br", "zh-hant", "zh_CN", "DE"] {
-            assert!(is_locale_segment(yes), "{yes}");
-        }
-        for no in [
-            "api",
-            "src",
-            "ui",
-            "js",
-            "go",
-            "pt-",
-            "en-toolongtag",
-            "e",
-            "",
-        ] {
-            assert!(!is_locale_segment(no), "{no}");
-        }
     }
 
     #[test]
