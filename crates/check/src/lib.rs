@@ -11,6 +11,8 @@ mod graph;
 mod index_rules;
 mod orphans;
 mod roles;
+
+pub use roles::drop_exempt;
 pub mod sarif;
 mod severity;
 pub mod text;

@@ -464,6 +464,43 @@ fn the_reference_findings_gate_holds_publication_until_overridden() {
     assert_eq!(plain["contentHash"], sealed);
 }
 
+/// The gate judges what `check` judges: a broken link in a test fixture is no finding of
+/// `check`, so it never holds publication.
+#[test]
+fn the_gate_ignores_findings_check_does_not_report() {
+    let dir = fixture_copy("ts-workspace");
+    write_config(
+        dir.path(),
+        &serde_json::json!({"schemaVersion": 1, "index": {"referenceFindingsGate": true}}),
+    );
+    index_or_findings(dir.path());
+    let _ = run(dir.path(), &["check"]);
+    std::fs::create_dir_all(dir.path().join("tests/fixtures")).unwrap();
+    std::fs::write(
+        dir.path().join("tests/fixtures/input.md"),
+        "# Input\n\nSee [gone](./gone.md).\n",
+    )
+    .unwrap();
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // The same link in a maintained document is held.
+    add_broken_link(dir.path());
+    let out = run(dir.path(), &["index"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("(broken-link docs/core.md)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// The first `index` under the gate, before any base report: it may be held (exit 1); a
+/// `check` afterwards makes the base.
+fn index_or_findings(root: &std::path::Path) {
+    let out = run(root, &["index"]);
+    assert!(matches!(code(&out), 0 | 1), "{}", stderr(&out));
+}
+
 /// A base report whose seal does not hold is `base-invalid`, recorded without a count.
 #[test]
 fn a_corrupt_base_report_is_base_invalid() {
