@@ -220,8 +220,6 @@ pub(crate) mod tests {
             title_source: TitleSource::FileStem,
             headings: Vec::new(),
             summary: String::new(),
-            body: String::new(),
-            code: String::new(),
             tags: Vec::new(),
             audience: Vec::new(),
             owner: None,
@@ -246,7 +244,6 @@ pub(crate) mod tests {
             imports: Vec::new(),
             line_count: 10,
             members: Vec::new(),
-            text: String::new(),
         })
     }
 
@@ -306,7 +303,6 @@ pub(crate) mod tests {
             evidence: Evidence {
                 path: p(path),
                 lines: [line, line],
-                content_hash: ContentHash::of_bytes(b""),
             },
             via: None,
         }

@@ -58,6 +58,7 @@ fn proposals_from_a_file_are_decided_merged_and_searchable() {
     let dir = fixture_copy("ts-workspace");
     index(dir.path());
     let snapshot = artifact(dir.path(), "snapshot.json");
+    let texts_before = projection_texts(dir.path());
     let alias = proposal(
         &snapshot,
         ProposalKind::AddAlias,
@@ -144,6 +145,9 @@ fn proposals_from_a_file_are_decided_merged_and_searchable() {
     );
     assert_eq!(results["results"][0]["confidence"], "medium", "{results:#}");
     assert_eq!(code(&run(dir.path(), &["index", "--check"])), 0);
+    // Re-derived from the stored snapshot, which holds no text: the text came from the stored
+    // projection, whole.
+    assert_eq!(projection_texts(dir.path()), texts_before);
     let projection = &artifact(dir.path(), "index.json")["projection"];
     assert_ne!(
         projection["overlayHash"],
@@ -185,6 +189,31 @@ fn proposals_from_a_file_are_decided_merged_and_searchable() {
         before,
         std::fs::read(dir.path().join(".doc-bridge/enrich/overlay.json")).unwrap()
     );
+}
+
+/// The `body` and `code` fields of every projection entry, by id: the text the index keeps.
+fn projection_texts(root: &std::path::Path) -> Vec<(String, Value, Value)> {
+    let index = artifact(root, "index.json");
+    let entries = index["projection"]["entries"].as_array().unwrap();
+    let texts: Vec<(String, Value, Value)> = entries
+        .iter()
+        .map(|e| {
+            let id = e["id"].as_str().unwrap().to_owned();
+            (id, e["fields"]["body"].clone(), e["fields"]["code"].clone())
+        })
+        .collect();
+    // Documents and modules with text of their own: the comparison is not of empty lists.
+    assert!(
+        texts
+            .iter()
+            .any(|(id, _, code)| id.starts_with("module:") && code.is_string())
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|(id, body, _)| id.starts_with("document:") && body.is_string())
+    );
+    texts
 }
 
 /// Entries of the overlay, every state.

@@ -8,10 +8,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use rayon::prelude::*;
 
 use doc_bridge_model::hash::semantic_hash;
+use doc_bridge_model::snapshot::EntityText;
 use doc_bridge_model::snapshot::{
     Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Member,
     Module, Package, Project, Provenance, Relation, RelationKind, SNAPSHOT_HASH_EXCLUDED,
-    SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE, Severity, Snapshot, SnapshotStats, Symbol,
+    SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE, Severity, Snapshot, SnapshotStats, Symbol, Texts,
 };
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_source::ImportKind;
@@ -49,7 +50,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 3;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 4;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -59,8 +60,8 @@ pub fn build_snapshot(
     options: &BuildOptions,
     exists: &(dyn Fn(&RelPath) -> bool + Sync),
     generated_at: String,
-) -> Snapshot {
-    let mut snapshot = build_with_bodies(
+) -> (Snapshot, Texts) {
+    let (mut snapshot, texts) = build_with_bodies(
         observed,
         Vec::new(),
         walk_diagnostics,
@@ -69,13 +70,13 @@ pub fn build_snapshot(
         generated_at,
     );
     snapshot.content_hash = seal_snapshot(&snapshot);
-    snapshot
+    (snapshot, texts)
 }
 
 /// [`build_snapshot`] from observations the caller has no further use for, without the seal:
 /// `content_hash` is the empty input's hash until the caller sets [`seal_snapshot`]'s (a caller
 /// that seals on another thread while it goes on). Documents' bodies (most of a document) are
-/// moved into the snapshot instead of copied, and the rest is freed on the thread pool, off the
+/// moved into the texts instead of copied, and the rest is freed on the thread pool, off the
 /// caller's path (at 100,000 files, a million allocations).
 pub fn build_snapshot_unsealed_from(
     mut observed: Vec<ObservedFile>,
@@ -83,7 +84,7 @@ pub fn build_snapshot_unsealed_from(
     options: &BuildOptions,
     exists: &(dyn Fn(&RelPath) -> bool + Sync),
     generated_at: String,
-) -> Snapshot {
+) -> (Snapshot, Texts) {
     let bodies = observed
         .iter_mut()
         .map(|file| match &mut file.analysis {
@@ -91,7 +92,7 @@ pub fn build_snapshot_unsealed_from(
             _ => None,
         })
         .collect();
-    let snapshot = build_with_bodies(
+    let built = build_with_bodies(
         &observed,
         bodies,
         walk_diagnostics,
@@ -100,7 +101,7 @@ pub fn build_snapshot_unsealed_from(
         generated_at,
     );
     rayon::spawn(move || drop(observed));
-    snapshot
+    built
 }
 
 /// The build, with documents' bodies given apart by observation (`None`, or past the end:
@@ -112,7 +113,7 @@ fn build_with_bodies(
     options: &BuildOptions,
     exists: &(dyn Fn(&RelPath) -> bool + Sync),
     generated_at: String,
-) -> Snapshot {
+) -> (Snapshot, Texts) {
     let mut builder = Builder::new(observed, options);
     builder.bodies = bodies;
     builder.diagnostics.extend(walk_diagnostics);
@@ -133,6 +134,8 @@ struct ResolvedModule {
     relations: Vec<Relation>,
     diagnostics: Vec<Diagnostic>,
     area: RelPath,
+    /// The module's words (its [`EntityText::code`]).
+    text: String,
 }
 
 struct Builder<'a> {
@@ -146,6 +149,8 @@ struct Builder<'a> {
     packages: Vec<Package>,
     cargo_lib_paths: BTreeMap<EntityId, String>,
     entities: Vec<Entity>,
+    /// The text of documents and modules, kept apart from the snapshot.
+    texts: Texts,
     relations: Vec<Relation>,
     diagnostics: Vec<Diagnostic>,
     /// Package id by root directory (the first by id when two share a root).
@@ -167,7 +172,6 @@ fn whole_file(record: &FileRecord) -> Evidence {
     Evidence {
         path: record.path.clone(),
         lines: [1, record.lines.unwrap_or(1).max(1)],
-        content_hash: record.content_hash.clone(),
     }
 }
 
@@ -176,7 +180,6 @@ fn at_line(record: &FileRecord, line: u32) -> Evidence {
     Evidence {
         path: record.path.clone(),
         lines: [line, line],
-        content_hash: record.content_hash.clone(),
     }
 }
 
@@ -247,6 +250,7 @@ impl<'a> Builder<'a> {
             packages,
             cargo_lib_paths,
             entities: Vec::new(),
+            texts: Texts::new(),
             relations: Vec::new(),
             diagnostics: Vec::new(),
             declarations: HashMap::new(),
@@ -330,6 +334,13 @@ impl<'a> Builder<'a> {
                 .push(id.clone());
             self.relations.extend(resolved.relations);
             self.diagnostics.extend(resolved.diagnostics);
+            self.texts.insert(
+                resolved.module.id.clone(),
+                EntityText {
+                    body: String::new(),
+                    code: resolved.text,
+                },
+            );
             self.entities.push(Entity::Module(resolved.module));
         }
 
@@ -496,10 +507,10 @@ impl<'a> Builder<'a> {
                 imports,
                 line_count: facts.line_count,
                 members,
-                text: facts.text.clone(),
             },
             relations,
             diagnostics,
+            text: facts.text.clone(),
         }
     }
 
@@ -530,7 +541,7 @@ impl<'a> Builder<'a> {
         let mut bodies = std::mem::take(&mut self.bodies);
         bodies.resize(self.observed.len(), None);
         let this = &*self;
-        let resolved: Vec<(Entity, Vec<Relation>, Vec<Diagnostic>)> = self
+        let resolved: Vec<(Entity, EntityText, Vec<Relation>, Vec<Diagnostic>)> = self
             .observed
             .par_iter()
             .zip(bodies)
@@ -541,7 +552,8 @@ impl<'a> Builder<'a> {
                 _ => None,
             })
             .collect();
-        for (document, relations, diagnostics) in resolved {
+        for (document, text, relations, diagnostics) in resolved {
+            self.texts.insert(document.id().clone(), text);
             self.entities.push(document);
             self.relations
                 .extend(relations.into_iter().filter(|r| r.from != r.to));
@@ -557,7 +569,7 @@ impl<'a> Builder<'a> {
         body: Option<String>,
         package_names: &HashMap<&str, EntityId>,
         exists: &(dyn Fn(&RelPath) -> bool + Sync),
-    ) -> (Entity, Vec<Relation>, Vec<Diagnostic>) {
+    ) -> (Entity, EntityText, Vec<Relation>, Vec<Diagnostic>) {
         let mut relations = Vec::new();
         let mut diagnostics = Vec::new();
         let record = &file.record;
@@ -565,9 +577,13 @@ impl<'a> Builder<'a> {
             &record.path,
             &record.content_hash,
             facts,
-            body,
             self.options.agent_root.as_ref(),
         );
+        let text = EntityText {
+            // Given apart when the facts have no further use (moved, not copied); else copied.
+            body: body.unwrap_or_else(|| facts.body.clone()),
+            code: facts.code.clone(),
+        };
         let id = document.id.clone();
         let dir = record.path.parent();
 
@@ -782,7 +798,7 @@ impl<'a> Builder<'a> {
                 )),
             }
         }
-        (Entity::Document(document), relations, diagnostics)
+        (Entity::Document(document), text, relations, diagnostics)
     }
 
     fn resolve_cover(&self, cover: &str, dir: &RelPath) -> Option<EntityId> {
@@ -843,7 +859,7 @@ impl<'a> Builder<'a> {
             .extend(relations.into_iter().filter(|r| r.from != r.to));
     }
 
-    fn finish(mut self, generated_at: String) -> Snapshot {
+    fn finish(mut self, generated_at: String) -> (Snapshot, Texts) {
         let sorting = doc_bridge_model::timing::Timer::start("snapshot: sort");
         // rayon's sorts are stable, so the order is exactly `sort_by`'s.
         let (entities, relations, diagnostics) = (
@@ -912,7 +928,7 @@ impl<'a> Builder<'a> {
             doc_bridge_model::MAX_DIAGNOSTICS_PER_FILE_AND_CODE,
             doc_bridge_model::MAX_DIAGNOSTICS_PER_CODE,
         );
-        Snapshot {
+        let snapshot = Snapshot {
             artifact_type: SNAPSHOT_TYPE.to_owned(),
             schema_version: SNAPSHOT_SCHEMA_VERSION,
             content_hash: ContentHash::of_bytes(b""),
@@ -928,7 +944,8 @@ impl<'a> Builder<'a> {
             relations: self.relations,
             diagnostics,
             stats,
-        }
+        };
+        (snapshot, self.texts)
     }
 }
 
@@ -1114,18 +1131,19 @@ mod tests {
         let copied = build_snapshot(&observed, Vec::new(), &options, &|_| false, at());
         let mut moved =
             build_snapshot_unsealed_from(observed.clone(), Vec::new(), &options, &|_| false, at());
-        moved.content_hash = seal_snapshot(&moved);
+        moved.0.content_hash = seal_snapshot(&moved.0);
         assert_eq!(copied, moved);
-        let bodies: Vec<&str> = moved
-            .entities
-            .iter()
-            .filter_map(|e| match e {
-                Entity::Document(d) => Some(d.body.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(bodies.len(), 2);
-        assert!(bodies.iter().all(|b| !b.is_empty()), "{bodies:?}");
+        let texts = &moved.1;
+        let body = |path: &str| {
+            let id = EntityId::document(&RelPath::new(path).unwrap());
+            texts.get(&id).map(|t| t.body.clone()).unwrap_or_default()
+        };
+        assert!(body("docs/a.md").ends_with("More text."), "{texts:?}");
+        assert!(body("docs/b.md").contains("Body of b."), "{texts:?}");
+        // The text is kept apart: the snapshot's JSON holds none of it (only the summary, the
+        // first paragraph, is a fact of the document).
+        let json = serde_json::to_string(&moved.0).unwrap();
+        assert!(!json.contains("More text"), "{json}");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Document entities from Markdown facts: title, headings, summary, body, front matter, the
+//! Document entities from Markdown facts: title, headings, summary, front matter, the
 //! agent-corpus flag and the document's language.
 
 use doc_bridge_markdown::MarkdownFacts;
@@ -55,13 +55,11 @@ pub fn is_locale(segment: &str) -> bool {
     LOCALES.contains(&lower.as_str())
 }
 
-/// Builds a document entity; `body` is the body taken out of `facts` when the caller has no
-/// further use for them (`None`: copied from `facts`).
+/// Builds a document entity (its text goes apart, see `doc_bridge_model::snapshot::Texts`).
 pub fn document_entity(
     path: &RelPath,
     hash: &ContentHash,
     facts: &MarkdownFacts,
-    body: Option<String>,
     agent_root: Option<&RelPath>,
 ) -> Document {
     let front = facts.front_matter.as_ref();
@@ -95,9 +93,6 @@ pub fn document_entity(
             })
             .collect(),
         summary: facts.summary.clone(),
-        // Given apart when the facts have no further use (moved, not copied); else copied.
-        body: body.unwrap_or_else(|| facts.body.clone()),
-        code: facts.code.clone(),
         tags: front.map(|f| f.tags.clone()).unwrap_or_default(),
         audience: front.map(|f| f.audience.clone()).unwrap_or_default(),
         owner: front.and_then(|f| f.owner.clone()),

@@ -70,7 +70,6 @@ fn snapshot_with_secret_names() -> Snapshot {
         evidence: Evidence {
             path: p("docs/auth.md"),
             lines: [1, 1],
-            content_hash: h("auth"),
         },
         via: None,
     });

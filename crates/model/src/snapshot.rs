@@ -1,6 +1,7 @@
 //! The discovery snapshot (`.doc-bridge/snapshot.json`): what was observed in the repository.
 //!
-//! Entities, relations and diagnostics, each with evidence (path, lines, content hash). Every
+//! Entities, relations and diagnostics, each with evidence (path and lines; the content hash of
+//! an evidence file is its `files[]` record's). Every
 //! list is sorted by a total order at construction, so the serialized bytes never depend on
 //! file-discovery order or thread count.
 //!
@@ -53,6 +54,16 @@ pub struct Snapshot {
     pub diagnostics: Vec<Diagnostic>,
     /// Counts for people; outside the hash.
     pub stats: SnapshotStats,
+}
+
+impl Snapshot {
+    /// The content hash of an inventoried file (what a relation's evidence was seen in).
+    pub fn file_hash(&self, path: &RelPath) -> Option<&ContentHash> {
+        self.files
+            .binary_search_by(|f| f.path.cmp(path))
+            .ok()
+            .map(|at| &self.files[at].content_hash)
+    }
 }
 
 /// The project name and its root as written in artifacts (always `.`).
@@ -198,6 +209,59 @@ impl Entity {
     }
 }
 
+/// The searchable text of one entity, which `snapshot.json` does not hold: the index's
+/// projection keeps it (its `body` and `code` fields), and the snapshot names it by the
+/// entity's `contentHash` (docs/storage.md, "Text kept once").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntityText {
+    /// A document: the whole text without markup or code blocks.
+    pub body: String,
+    /// A document: the text of its code blocks. A module: its comments, docstrings and
+    /// identifiers in source order, bounded (the `source` analyzer's `MAX_TEXT_BYTES`).
+    pub code: String,
+}
+
+/// The text of a snapshot's documents and modules by entity id, made by the run that observed
+/// them and handed to the projection beside the snapshot. A snapshot read back from disk comes
+/// without it; nothing builds an index from one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Texts(std::collections::HashMap<EntityId, EntityText>);
+
+impl Texts {
+    /// No text.
+    pub fn new() -> Self {
+        Texts::default()
+    }
+    /// Records an entity's text (an empty one is not kept).
+    pub fn insert(&mut self, id: EntityId, text: EntityText) {
+        if !text.body.is_empty() || !text.code.is_empty() {
+            self.0.insert(id, text);
+        }
+    }
+    /// The entity's text, if it has any.
+    pub fn get(&self, id: &EntityId) -> Option<&EntityText> {
+        self.0.get(id)
+    }
+    /// How many entities have text.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// Whether no entity has text.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl FromIterator<(EntityId, EntityText)> for Texts {
+    fn from_iter<I: IntoIterator<Item = (EntityId, EntityText)>>(iter: I) -> Self {
+        let mut texts = Texts::new();
+        for (id, text) in iter {
+            texts.insert(id, text);
+        }
+        texts
+    }
+}
+
 /// A documentation file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -208,14 +272,9 @@ pub struct Document {
     /// Front matter `audience` (for example `agent`, `human`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub audience: Vec<String>,
-    /// The whole document as plain text (no markup, no code fences).
-    pub body: String,
     /// Front matter `checks`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<String>,
-    /// The text of the document's code blocks.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub code: String,
     /// sha256 of the file bytes.
     pub content_hash: ContentHash,
     /// Front matter `covers`, as written.
@@ -312,10 +371,6 @@ pub struct Module {
     pub path: RelPath,
     /// Exported symbols in source order.
     pub symbols: Vec<Symbol>,
-    /// The module's searchable words: comments, docstrings and identifiers, in source order,
-    /// bounded (see the `source` analyzer's `MAX_TEXT_BYTES`).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub text: String,
 }
 
 /// A member of a type the module declares.
@@ -546,14 +601,13 @@ pub struct Relation {
     pub via: Option<String>,
 }
 
-/// Where something was seen.
+/// Where something was seen: a file of the snapshot and lines in it. The file's content hash
+/// is its `files[]` record's ([`Snapshot::file_hash`]), so it is not repeated in every relation.
 ///
-/// Fields in the artifact's key order (see [`Relation`]); ordered by path, then lines, then hash.
+/// Fields in the artifact's key order (see [`Relation`]); ordered by path, then lines.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Evidence {
-    /// sha256 of the file bytes when it was seen.
-    pub content_hash: ContentHash,
     /// First and last line, 1-based inclusive (`[1, lineCount]` when the evidence is the whole file).
     pub lines: [u32; 2],
     /// The file.
@@ -562,11 +616,7 @@ pub struct Evidence {
 
 impl Ord for Evidence {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (&self.path, self.lines, &self.content_hash).cmp(&(
-            &other.path,
-            other.lines,
-            &other.content_hash,
-        ))
+        (&self.path, self.lines).cmp(&(&other.path, other.lines))
     }
 }
 
@@ -632,39 +682,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn evidence_orders_by_path_then_lines_then_hash_whatever_its_field_order() {
-        let evidence = |path: &str, line: u32, bytes: &[u8]| Evidence {
-            content_hash: ContentHash::of_bytes(bytes),
-            lines: [line, line],
+    fn evidence_orders_by_path_then_lines_whatever_its_field_order() {
+        let evidence = |path: &str, first: u32, last: u32| Evidence {
+            lines: [first, last],
             path: RelPath::new(path).unwrap(),
         };
-        let (low, high) = {
-            let a = ContentHash::of_bytes(b"a");
-            let b = ContentHash::of_bytes(b"b");
-            if a < b { (b"a", b"b") } else { (b"b", b"a") }
-        };
         let mut sorted = [
-            evidence("b.md", 1, low),
-            evidence("a.md", 2, low),
-            evidence("a.md", 1, high),
-            evidence("a.md", 1, low),
+            evidence("b.md", 1, 1),
+            evidence("a.md", 2, 2),
+            evidence("a.md", 1, 9),
+            evidence("a.md", 1, 3),
         ];
         sorted.sort();
-        let keys: Vec<(&str, u32, bool)> = sorted
-            .iter()
-            .map(|e| {
-                let is_low = e.content_hash == ContentHash::of_bytes(low);
-                (e.path.as_str(), e.lines[0], is_low)
-            })
-            .collect();
+        let keys: Vec<(&str, [u32; 2])> =
+            sorted.iter().map(|e| (e.path.as_str(), e.lines)).collect();
         assert_eq!(
             keys,
             [
-                ("a.md", 1, true),
-                ("a.md", 1, false),
-                ("a.md", 2, true),
-                ("b.md", 1, true)
+                ("a.md", [1, 3]),
+                ("a.md", [1, 9]),
+                ("a.md", [2, 2]),
+                ("b.md", [1, 1])
             ]
         );
+    }
+
+    #[test]
+    fn a_file_hash_is_found_by_path() {
+        let record = |path: &str, bytes: &[u8]| FileRecord {
+            bytes: bytes.len() as u64,
+            class: FileClass::Document,
+            content_hash: ContentHash::of_bytes(bytes),
+            lines: None,
+            linguist: None,
+            path: RelPath::new(path).unwrap(),
+        };
+        let mut snapshot: Snapshot = serde_json::from_value(serde_json::json!({
+            "type": SNAPSHOT_TYPE, "schemaVersion": 1, "contentHash": ContentHash::of_bytes(b""),
+            "contentHashAlgo": "sha256-semantic-v1", "generatedAt": "", "analyzers": {},
+            "project": {"name": "p", "root": "."}, "files": [], "entities": [], "relations": [],
+            "diagnostics": [], "stats": {"diagnostics": {}, "entities": {}, "files": 0, "relations": {}}
+        }))
+        .unwrap();
+        snapshot.files = vec![record("a.md", b"a"), record("b/c.md", b"c")];
+        let path = |p: &str| RelPath::new(p).unwrap();
+        assert_eq!(
+            snapshot.file_hash(&path("b/c.md")),
+            Some(&ContentHash::of_bytes(b"c"))
+        );
+        assert_eq!(snapshot.file_hash(&path("b")), None);
     }
 }

@@ -10,7 +10,7 @@ use doc_bridge_model::index::{
 };
 use doc_bridge_model::projection::PROJECTION_HASH_EXCLUDED;
 use doc_bridge_model::retrieval::{DEFAULT_B, DEFAULT_K1, Field, LEXICON_VERSION};
-use doc_bridge_model::snapshot::{Entity, Package, Snapshot};
+use doc_bridge_model::snapshot::{Entity, Package, Snapshot, Texts};
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_store::sealed::Encoded;
 use rustc_hash::FxHashSet;
@@ -36,6 +36,8 @@ pub struct IndexOptions<'a> {
     pub generated_at: String,
     /// The live accepted overlay (empty without enrichment).
     pub overlay: &'a OverlaySignals,
+    /// The text of the snapshot's documents and modules, from the run that built it.
+    pub texts: &'a Texts,
     /// The snapshot's seal, when the snapshot passed is not sealed yet (its seal runs beside
     /// the index build): asked for once, when the projection is sealed, and may wait for it.
     /// `None`: the snapshot's own `content_hash`.
@@ -141,6 +143,7 @@ pub fn build_unsealed_index_with_collection(
         let projected = phase("index: projection", || {
             project_with_collection(
                 snapshot,
+                options.texts,
                 options.overlay,
                 config,
                 configuration_hash(config),

@@ -14,7 +14,7 @@ use doc_bridge_model::projection::{
     ProjectedSymbol, RetrievalIndexV1,
 };
 use doc_bridge_model::retrieval::{Field, LEXICON_VERSION};
-use doc_bridge_model::snapshot::{Entity, RelationKind, Snapshot};
+use doc_bridge_model::snapshot::{Entity, EntityText, RelationKind, Snapshot, Texts};
 use doc_bridge_model::timing::phase;
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 
@@ -41,15 +41,43 @@ pub const PROXIMITY_KINDS: &[RelationKind] = &[
     RelationKind::Imports,
 ];
 
+/// The text of a projection's documents and modules, as [`project_with_collection`] was given
+/// it: what rebuilding the index from its stored snapshot needs (the snapshot holds no text).
+pub fn texts_of(projection: &RetrievalIndexV1) -> Texts {
+    let field = |entry: &ProjectedEntry, field: Field| {
+        entry.fields.get(field.name()).cloned().unwrap_or_default()
+    };
+    projection
+        .entries
+        .iter()
+        .filter_map(|entry| {
+            let text = match entry.kind.as_str() {
+                "document" => EntityText {
+                    body: field(entry, Field::Body),
+                    code: field(entry, Field::Code),
+                },
+                // A module's body field is its import specifiers, made from the snapshot.
+                "module" => EntityText {
+                    body: String::new(),
+                    code: field(entry, Field::Code),
+                },
+                _ => return None,
+            };
+            Some((EntityId::from_raw(entry.id.clone()), text))
+        })
+        .collect()
+}
+
 /// Builds the projection, sealed.
 pub fn project(
     snapshot: &Snapshot,
+    texts: &Texts,
     overlay: &OverlaySignals,
     config: &Config,
     configuration_hash: ContentHash,
 ) -> RetrievalIndexV1 {
     let mut projection =
-        project_with_collection(snapshot, overlay, config, configuration_hash, None).0;
+        project_with_collection(snapshot, texts, overlay, config, configuration_hash, None).0;
     if let Ok(hash) = semantic_hash(&projection, PROJECTION_HASH_EXCLUDED) {
         projection.content_hash = hash;
     }
@@ -57,12 +85,14 @@ pub fn project(
 }
 
 /// Builds the projection and the search collection in one pass: the collection's tokenization
-/// also gives the projection's average field lengths. `snapshot_hash`, when given, is the seal
+/// also gives the projection's average field lengths. `texts` is the text of the snapshot's
+/// documents and modules (their `body` and `code` fields), which the snapshot does not hold. `snapshot_hash`, when given, is the seal
 /// of a snapshot not sealed yet (see `IndexOptions::snapshot_hash`). The projection is not
 /// sealed: its `contentHash` is set when the index holding it is sealed (`index_build::seal`,
 /// from the one encoding of the index).
 pub fn project_with_collection(
     snapshot: &Snapshot,
+    texts: &Texts,
     overlay: &OverlaySignals,
     config: &Config,
     configuration_hash: ContentHash,
@@ -79,7 +109,10 @@ pub fn project_with_collection(
     let mut entries: Vec<ProjectedEntry> = snapshot
         .entities
         .par_iter()
-        .map(|e| entity_entry(e, overlay, linguist.get(e.path()).copied()))
+        .map(|e| {
+            let text = texts.get(e.id());
+            entity_entry(e, text, overlay, linguist.get(e.path()).copied())
+        })
         .collect();
     entries.extend(routes(snapshot, overlay, config));
     entries.par_sort_by(|a, b| a.id.cmp(&b.id));
@@ -132,6 +165,7 @@ fn field_map(values: Vec<(Field, String)>) -> BTreeMap<String, String> {
 
 fn entity_entry(
     entity: &Entity,
+    text: Option<&EntityText>,
     overlay: &OverlaySignals,
     linguist: Option<&str>,
 ) -> ProjectedEntry {
@@ -163,8 +197,14 @@ fn entity_entry(
                 (Field::Path, d.path.to_string()),
                 (Field::Aliases, String::new()),
                 (Field::Summary, summary),
-                (Field::Body, d.body.clone()),
-                (Field::Code, d.code.clone()),
+                (
+                    Field::Body,
+                    text.map(|t| t.body.clone()).unwrap_or_default(),
+                ),
+                (
+                    Field::Code,
+                    text.map(|t| t.code.clone()).unwrap_or_default(),
+                ),
             ];
             (
                 d.title.clone(),
@@ -218,7 +258,10 @@ fn entity_entry(
                 (Field::Summary, summary),
                 (Field::Body, imports),
                 // The module's words, beside the code blocks of documents: both are code.
-                (Field::Code, m.text.clone()),
+                (
+                    Field::Code,
+                    text.map(|t| t.code.clone()).unwrap_or_default(),
+                ),
             ];
             (
                 m.path.file_name().to_owned(),

@@ -131,6 +131,7 @@ pub fn index_once(repo: &Repo, options: IndexRun) -> Result<Outcome, UserError> 
     let progress = Progress::new(options.quiet);
     let scanned = pipeline::scan_unsealed(repo, &progress)?;
     let mut snapshot = scanned.snapshot;
+    let texts = scanned.texts;
     // Before anything is written: a failing gate publishes nothing, unless overridden.
     let past_gate = match crate::publication::evaluate(repo, &snapshot) {
         Some(failed) if !options.allow_pending_findings => {
@@ -152,7 +153,7 @@ pub fn index_once(repo: &Repo, options: IndexRun) -> Result<Outcome, UserError> 
             write_snapshot(repo, &snapshot, &sealed)
         });
         let snapshot_seal = || sealed.wait().clone();
-        let built = pipeline::index_from(repo, &snapshot, Some(&snapshot_seal), false);
+        let built = pipeline::index_from(repo, &snapshot, &texts, Some(&snapshot_seal), false);
         (built, joined(writer))
     });
     let (hash, generated_at, snapshot_pending) = written?;
@@ -545,7 +546,7 @@ fn check_legacy(repo: &Repo, legacy: &LegacyIndex, as_json: bool) -> CommandResu
 /// The tree as it is now, rebuilt in memory (nothing written), compared with `legacy`.
 fn legacy_drift(repo: &Repo, legacy: &LegacyIndex) -> Result<Drift, UserError> {
     let scanned = pipeline::scan(repo, &Progress::new(true))?;
-    let (rebuilt, _) = pipeline::index_from(repo, &scanned.snapshot, None, true);
+    let (rebuilt, _) = pipeline::index_from(repo, &scanned.snapshot, &scanned.texts, None, true);
     Ok(doc_bridge_retrieve::legacy::drift(legacy, &rebuilt))
 }
 

@@ -428,11 +428,8 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
     let entity = graph
         .entity(&id)
         .ok_or_else(|| ToolError::Failed(format!("entity `{id}` vanished from the snapshot")))?;
+    // The snapshot's entity holds no text (that is `read_document`'s job): a lookup stays small.
     let mut entity_json = serde_json::to_value(entity).unwrap_or_default();
-    // The text itself is `read_document`'s job; a lookup stays small.
-    if let Some(object) = entity_json.as_object_mut() {
-        object.remove("body");
-    }
     // Summaries, headings and front matter quote the file: they pass redaction like any text.
     redact_strings(&mut entity_json);
 

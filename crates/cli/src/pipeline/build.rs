@@ -13,7 +13,7 @@ use doc_bridge_discover::{
     BuildOptions, WalkOptions, build_snapshot, build_snapshot_unsealed_from, walk,
 };
 use doc_bridge_model::index::DocBridgeIndexV1;
-use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot};
+use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot, Texts};
 use doc_bridge_model::{ContentHash, RelPath};
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::{
@@ -81,8 +81,8 @@ pub fn scan_unsealed(repo: &Repo, progress: &Progress) -> Result<Scanned, UserEr
     let reused = observed.iter().filter(|f| f.reused).count();
     bar.finish_and_clear();
     let options = build_options(repo, &observed);
-    // The observations are not needed after this: their bodies move into the snapshot.
-    let snapshot = phase("snapshot", || {
+    // The observations are not needed after this: their bodies move into the texts.
+    let (snapshot, texts) = phase("snapshot", || {
         build_snapshot_unsealed_from(
             observed,
             walked.diagnostics,
@@ -93,6 +93,7 @@ pub fn scan_unsealed(repo: &Repo, progress: &Progress) -> Result<Scanned, UserEr
     });
     Ok(Scanned {
         snapshot,
+        texts,
         walked: walked.files,
         analyses,
         reused,
@@ -134,7 +135,7 @@ pub fn snapshot_of(
     repo: &Repo,
     observed: &[ObservedFile],
     walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
-) -> Snapshot {
+) -> (Snapshot, Texts) {
     let previous = read_head(&repo.artifact(SNAPSHOT_FILE));
     snapshot_after(repo, observed, walk_diagnostics, previous)
 }
@@ -146,9 +147,9 @@ pub fn snapshot_after(
     observed: &[ObservedFile],
     walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
     previous: Option<Head>,
-) -> Snapshot {
+) -> (Snapshot, Texts) {
     let options = build_options(repo, observed);
-    let mut snapshot = phase("snapshot", || {
+    let (mut snapshot, texts) = phase("snapshot", || {
         build_snapshot(
             observed,
             walk_diagnostics,
@@ -159,7 +160,7 @@ pub fn snapshot_after(
     });
     snapshot.generated_at =
         kept_generated_at(previous, &snapshot.content_hash, &snapshot.generated_at);
-    snapshot
+    (snapshot, texts)
 }
 
 /// What a scan produced: the snapshot, the walked files (for stamps) and this run's analyses (for
@@ -167,6 +168,8 @@ pub fn snapshot_after(
 pub struct Scanned {
     /// The snapshot.
     pub snapshot: Snapshot,
+    /// The text of its documents and modules, for the index.
+    pub texts: Texts,
     /// The walked files.
     pub walked: Vec<WalkedFile>,
     /// Source analyses to cache.
@@ -195,18 +198,20 @@ fn project_name(repo: &Repo, observed: &[ObservedFile]) -> String {
     root_manifest.unwrap_or_else(|| repo.default_project_name())
 }
 
-/// Builds the index from a snapshot, keeping the previous `generatedAt` when the hash is equal.
-pub fn index(repo: &Repo, snapshot: &Snapshot) -> (DocBridgeIndexV1, Collection) {
-    index_after(repo, snapshot, read_head(&repo.artifact(INDEX_FILE)))
+/// Builds the index from a snapshot and its texts, keeping the previous `generatedAt` when the
+/// hash is equal.
+pub fn index(repo: &Repo, snapshot: &Snapshot, texts: &Texts) -> (DocBridgeIndexV1, Collection) {
+    index_after(repo, snapshot, texts, read_head(&repo.artifact(INDEX_FILE)))
 }
 
 /// [`index`] with the previous index's head already known.
 pub fn index_after(
     repo: &Repo,
     snapshot: &Snapshot,
+    texts: &Texts,
     previous: Option<Head>,
 ) -> (DocBridgeIndexV1, Collection) {
-    let (mut index, collection) = index_from(repo, snapshot, None, true);
+    let (mut index, collection) = index_from(repo, snapshot, texts, None, true);
     index.generated_at = kept_generated_at(previous, &index.content_hash, &index.generated_at);
     (index, collection)
 }
@@ -218,6 +223,7 @@ pub fn index_after(
 pub fn index_from(
     repo: &Repo,
     snapshot: &Snapshot,
+    texts: &Texts,
     snapshot_hash: Option<&(dyn Fn() -> ContentHash + Sync)>,
     seal_index: bool,
 ) -> (DocBridgeIndexV1, Collection) {
@@ -228,6 +234,7 @@ pub fn index_from(
         inputs: snapshot_inputs(repo, snapshot),
         generated_at: snapshot.generated_at.clone(),
         overlay: &overlay_signals_for(repo, snapshot),
+        texts,
         snapshot_hash,
     };
     phase("index", || {

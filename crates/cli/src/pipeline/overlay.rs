@@ -82,8 +82,11 @@ pub fn overlay_signals_for(repo: &Repo, snapshot: &Snapshot) -> OverlaySignals {
 pub fn reindex_with_overlay(repo: &Repo) -> Result<ContentHash, UserError> {
     // The caller checked freshness before moving the overlay; the overlay is the only input that
     // changed since, and it is what this re-derivation takes in.
-    let (_, snapshot) = load_for_query_with_snapshot(repo, true)?;
-    let (index, collection) = index(repo, &snapshot);
+    let (loaded, snapshot) = load_for_query_with_snapshot(repo, true)?;
+    // The snapshot holds no text: the stored projection does, and the overlay never changes it.
+    let texts = doc_bridge_retrieve::projection::texts_of(&loaded.index.projection);
+    drop(loaded);
+    let (index, collection) = index(repo, &snapshot, &texts);
     write_sealed_if_changed(&repo.artifact(INDEX_FILE), &index)?;
     if let Some(_stamp) = file_stamp(&repo.artifact(INDEX_FILE)) {
         write_search_cache(repo, &index, collection);

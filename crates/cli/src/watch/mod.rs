@@ -237,7 +237,7 @@ impl Session {
         started: Instant,
     ) -> Result<(), UserError> {
         let observed = phase("observations", || self.observations.observed());
-        let snapshot = pipeline::snapshot_after(
+        let (snapshot, texts) = pipeline::snapshot_after(
             &self.repo,
             &observed,
             self.observations.walk_diagnostics(),
@@ -263,7 +263,7 @@ impl Session {
                     )
                 })
             });
-            let built = pipeline::index_after(repo, &snapshot, index_file.previous());
+            let built = pipeline::index_after(repo, &snapshot, &texts, index_file.previous());
             (built, pipeline::snapshot_written(writer.join()))
         });
         let walked = self.observations.walked();

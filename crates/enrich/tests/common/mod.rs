@@ -57,8 +57,6 @@ fn document(path: &str, seed: &str, title: &str, summary: &str, lines: u32) -> D
         title_source: TitleSource::Heading,
         headings: Vec::new(),
         summary: summary.to_owned(),
-        body: String::new(),
-        code: String::new(),
         tags: Vec::new(),
         audience: Vec::new(),
         owner: None,
@@ -83,11 +81,10 @@ fn module(path: &str, seed: &str, lines: u32) -> Module {
         imports: Vec::new(),
         line_count: lines,
         members: Vec::new(),
-        text: String::new(),
     }
 }
 
-fn relation(from: &str, to: &str, kind: RelationKind, path: &str, seed: &str) -> Relation {
+fn relation(from: &str, to: &str, kind: RelationKind, path: &str) -> Relation {
     Relation {
         from: EntityId::from_raw(from),
         to: EntityId::from_raw(to),
@@ -96,7 +93,6 @@ fn relation(from: &str, to: &str, kind: RelationKind, path: &str, seed: &str) ->
         evidence: Evidence {
             path: p(path),
             lines: [1, 1],
-            content_hash: h(seed),
         },
         via: None,
     }
@@ -166,36 +162,26 @@ pub fn snapshot() -> Snapshot {
             SESSION,
             RelationKind::Contains,
             "crates/auth/src/session.rs",
-            "session",
         ),
         relation(
             AREA,
             TOKEN,
             RelationKind::Contains,
             "crates/auth/src/token.rs",
-            "token",
         ),
-        relation(README, AUTH, RelationKind::LinksTo, "README.md", "readme"),
-        relation(
-            AUTH,
-            SESSION,
-            RelationKind::Mentions,
-            "docs/auth.md",
-            "auth",
-        ),
+        relation(README, AUTH, RelationKind::LinksTo, "README.md"),
+        relation(AUTH, SESSION, RelationKind::Mentions, "docs/auth.md"),
         relation(
             SESSION,
             TOKEN,
             RelationKind::Imports,
             "crates/auth/src/session.rs",
-            "session",
         ),
         relation(
             PACKAGE,
             AREA,
             RelationKind::Contains,
             "crates/auth/Cargo.toml",
-            "manifest",
         ),
     ];
     let diagnostics = vec![Diagnostic::new(
