@@ -43,6 +43,9 @@ pub enum Command {
     Scan(ScanArgs),
     /// Print the JSON Schema of an artifact.
     Schema(SchemaArgs),
+    /// Print an artifact (`index`, `snapshot`, `report`) as stored, or indented with --pretty;
+    /// exit 1 when its seal does not match its content.
+    Show(ShowArgs),
     /// Write a starting `doc-bridge.config.json` (never overwrites one).
     Init(InitArgs),
     /// Ranked search over the index, with every score explained on request.
@@ -487,6 +490,29 @@ pub enum SchemaName {
 pub struct SchemaArgs {
     /// Which artifact.
     pub name: SchemaName,
+}
+
+/// `doc-bridge show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Which artifact.
+    pub name: ShowName,
+    /// Indented, keys in order, for reading (the stored form is one line of canonical JSON).
+    #[arg(long)]
+    pub pretty: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// The artifacts `show` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowName {
+    /// `.doc-bridge/index.json`.
+    Index,
+    /// `.doc-bridge/snapshot.json`.
+    Snapshot,
+    /// `.doc-bridge/report.json` (written by `check`).
+    Report,
 }
 
 /// `doc-bridge init`.

@@ -246,3 +246,47 @@ fn get_prints_numbered_lines_confined_and_redacted() {
     std::fs::write(dir.path().join(".env"), "TOKEN=x\n").unwrap();
     assert_eq!(code(&run(dir.path(), &["get", ".env"])), 2);
 }
+
+/// `show` prints a sealed artifact as stored (one line of canonical JSON) or indented, the same
+/// JSON either way, and says (exit 1, still printing) when the seal no longer matches.
+#[test]
+fn show_prints_an_artifact_as_stored_or_indented_and_names_a_broken_seal() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    for (name, file) in [("index", "index.json"), ("snapshot", "snapshot.json")] {
+        let stored = std::fs::read(dir.path().join(".doc-bridge").join(file)).unwrap();
+        let out = run(dir.path(), &["show", name]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(out.stdout, stored, "{name}: printed as stored");
+        assert_eq!(stored.iter().filter(|&&b| b == b'\n').count(), 1);
+        let pretty = run(dir.path(), &["show", name, "--pretty"]);
+        assert_eq!(code(&pretty), 0, "{}", stderr(&pretty));
+        assert!(stdout(&pretty).lines().count() > 20, "{name}: indented");
+        let read = |bytes: &[u8]| serde_json::from_slice::<serde_json::Value>(bytes).unwrap();
+        assert_eq!(read(&pretty.stdout), read(&stored), "{name}: the same JSON");
+    }
+    let path = dir.path().join(".doc-bridge/snapshot.json");
+    let edited =
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .replacen(r#""root":".""#, r#""root":"x""#, 1);
+    assert!(edited.contains(r#""root":"x""#));
+    std::fs::write(&path, &edited).unwrap();
+    let out = run(dir.path(), &["show", "snapshot"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(stdout(&out), edited);
+    assert!(
+        stderr(&out).contains("contentHash does not match"),
+        "{}",
+        stderr(&out)
+    );
+    // No report before `check`: a usage error naming the command that writes it.
+    let out = run(dir.path(), &["show", "report"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("doc-bridge check"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(code(&run(dir.path(), &["show", "projection"])), 2);
+}

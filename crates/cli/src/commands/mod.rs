@@ -15,5 +15,6 @@ pub mod query_forms;
 pub mod render;
 pub mod schema;
 pub mod search;
+pub mod show;
 pub mod validate_config;
 pub mod watch;
