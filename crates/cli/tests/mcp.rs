@@ -895,3 +895,67 @@ async fn an_edit_between_calls_is_in_the_next_answer_and_every_answer_says_it_is
     );
     client.cancel().await.unwrap();
 }
+
+/// The artifacts as they are, then after `index --force`: equal when what the server wrote is
+/// what a cold index writes (an equal content keeps its `generatedAt`, so the bytes are equal).
+fn assert_as_a_cold_index_writes(root: &Path, label: &str) {
+    let read = |name: &str| std::fs::read(root.join(".doc-bridge").join(name)).unwrap();
+    let (snapshot, index_json) = (read("snapshot.json"), read("index.json"));
+    let out = run(root, &["index", "--force", "--quiet"]);
+    assert_eq!(code(&out), 0, "{label}: {}", stderr(&out));
+    assert_same_bytes(&snapshot, &read("snapshot.json"), label);
+    assert_same_bytes(&index_json, &read("index.json"), label);
+}
+
+fn append(root: &Path, path: &str, text: &str) {
+    let file = root.join(path);
+    let mut content = std::fs::read_to_string(&file).unwrap();
+    content.push_str(text);
+    std::fs::write(&file, content).unwrap();
+}
+
+/// Refreshes before a call re-read what changed (the watch session) and write what a cold
+/// `index` writes, whatever changed: an edit, a new file, a removed file, and edits made while
+/// another process re-indexed (the server's record of the tree is then older than the index).
+#[tokio::test]
+async fn refreshes_before_calls_write_what_a_cold_index_writes() {
+    let dir = fixture_copy("ts-workspace");
+    let root = dir.path();
+    index(root);
+    let client = connect(root).await;
+    let top = |answer: &Value| answer["results"][0]["path"].as_str().map(str::to_owned);
+
+    append(root, "docs/core.md", "\nThe quokka handshake.\n");
+    let found = ok(&client, "search", json!({"query": "quokka"})).await;
+    assert_eq!(top(&found).as_deref(), Some("docs/core.md"), "{found:#}");
+    assert!(
+        found["refreshed"].as_str().unwrap().starts_with("re-read"),
+        "{found:#}"
+    );
+    assert_as_a_cold_index_writes(root, "after an edit");
+
+    std::fs::write(root.join("docs/added.md"), "# Added\n\nThe wombat page.\n").unwrap();
+    let found = ok(&client, "search", json!({"query": "wombat"})).await;
+    assert_eq!(top(&found).as_deref(), Some("docs/added.md"), "{found:#}");
+    assert_as_a_cold_index_writes(root, "after a new file");
+
+    std::fs::remove_file(root.join("docs/added.md")).unwrap();
+    let gone = ok(&client, "search", json!({"query": "wombat"})).await;
+    assert_eq!(gone["results"], json!([]), "{gone:#}");
+    assert_as_a_cold_index_writes(root, "after a removal");
+
+    // Another process indexes an edit the server never saw; then one more edit.
+    append(root, "docs/core.md", "\nThe numbat relay.\n");
+    index(root);
+    append(root, "docs/auth.md", "\nThe bilby token.\n");
+    let found = ok(&client, "search", json!({"query": "bilby"})).await;
+    assert_eq!(top(&found).as_deref(), Some("docs/auth.md"), "{found:#}");
+    let earlier = ok(&client, "search", json!({"query": "numbat"})).await;
+    assert_eq!(
+        top(&earlier).as_deref(),
+        Some("docs/core.md"),
+        "{earlier:#}"
+    );
+    assert_as_a_cold_index_writes(root, "after edits around another process's index");
+    client.cancel().await.unwrap();
+}

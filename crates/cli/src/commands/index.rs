@@ -12,7 +12,7 @@ use doc_bridge_retrieve::cache::FileStamp;
 use std::sync::OnceLock;
 
 use doc_bridge_model::index::DocBridgeIndexV1;
-use doc_bridge_model::snapshot::Snapshot;
+use doc_bridge_model::snapshot::{Snapshot, Texts};
 use doc_bridge_model::{ContentHash, SEMANTIC_HASH_ALGO};
 use doc_bridge_retrieve::legacy::{Drift, LEGACY_HASH_ALGO, LegacyIndex};
 
@@ -130,10 +130,8 @@ pub fn index_once(repo: &Repo, options: IndexRun) -> Result<Outcome, UserError> 
     }
     let progress = Progress::new(options.quiet);
     let scanned = pipeline::scan_unsealed(repo, &progress)?;
-    let mut snapshot = scanned.snapshot;
-    let texts = scanned.texts;
     // Before anything is written: a failing gate publishes nothing, unless overridden.
-    let past_gate = match crate::publication::evaluate(repo, &snapshot) {
+    let past_gate = match crate::publication::evaluate(repo, &scanned.snapshot) {
         Some(failed) if !options.allow_pending_findings => {
             return Err(UserError::findings(format!(
                 "index not published: {}; fix them, run `doc-bridge check` to make the current findings the base, or pass --allow-pending-findings",
@@ -142,38 +140,17 @@ pub fn index_once(repo: &Repo, options: IndexRun) -> Result<Outcome, UserError> 
         }
         other => other,
     };
-    // The snapshot is encoded, sealed and written on a thread of its own while the index is
-    // built: the index needs the snapshot's seal only when its projection is done, and waits
-    // for it there. The snapshot's sync to disk and rename wait for the end, beside the
-    // index's, so a slow disk holds up neither the build nor the other write.
-    let sealed: OnceLock<ContentHash> = OnceLock::new();
-    let ((mut index, collection), written) = std::thread::scope(|scope| {
-        let writer = scope.spawn(|| {
-            let _unblock = Unblock(&sealed);
-            write_snapshot(repo, &snapshot, &sealed)
-        });
-        let snapshot_seal = || sealed.wait().clone();
-        let built = pipeline::index_from(repo, &snapshot, &texts, Some(&snapshot_seal), false);
-        (built, joined(writer))
-    });
-    let (hash, generated_at, snapshot_pending) = written?;
-    announce_legacy_migration(repo, &index);
-    if let Some(failed) = &past_gate {
-        crate::errln!(
-            "warning: publishing past the reference-findings gate (--allow-pending-findings): {}",
-            failed.summary(10)
-        );
-        index.publication = Some(failed.publication());
-    }
-    snapshot.content_hash = hash;
-    snapshot.generated_at = generated_at;
-    let written = write_index_and_caches(
+    let Published {
+        snapshot,
+        index,
+        written,
+        collection: _,
+    } = publish(
         repo,
-        snapshot_pending,
+        scanned.snapshot,
+        &scanned.texts,
         (&scanned.walked, &scanned.analyses),
-        &snapshot,
-        &mut index,
-        collection,
+        past_gate.as_ref(),
     )?;
     let summary = Summary {
         files: snapshot.files.len() as u64,
@@ -202,6 +179,70 @@ pub fn index_once(repo: &Repo, options: IndexRun) -> Result<Outcome, UserError> 
             reused: scanned.reused,
         },
         built: Some((snapshot, index, scanned.walked, scanned.analyses)),
+    })
+}
+
+/// What [`publish`] built and wrote.
+pub struct Published {
+    /// The snapshot, sealed.
+    pub snapshot: Snapshot,
+    /// The index, sealed.
+    pub index: DocBridgeIndexV1,
+    /// What was written.
+    pub written: Written,
+    /// The index's search collection (also in the search cache).
+    pub collection: doc_bridge_retrieve::collection::Collection,
+}
+
+/// Builds the index from an unsealed snapshot and its texts and writes every artifact where its
+/// bytes change (each encoded once, its seal hashed from those bytes): what `index` and the
+/// watch session share, so both write the same bytes for the same tree. `past_gate`: the
+/// reference-findings gate failed and was overridden (recorded in the index's `publication`).
+pub fn publish(
+    repo: &Repo,
+    mut snapshot: Snapshot,
+    texts: &Texts,
+    files: (&[WalkedFile], &AnalysisCache),
+    past_gate: Option<&crate::publication::Failed>,
+) -> Result<Published, UserError> {
+    // The snapshot is encoded, sealed and written on a thread of its own while the index is
+    // built: the index needs the snapshot's seal only when its projection is done, and waits
+    // for it there. The snapshot's sync to disk and rename wait for the end, beside the
+    // index's, so a slow disk holds up neither the build nor the other write.
+    let sealed: OnceLock<ContentHash> = OnceLock::new();
+    let ((mut index, collection), written) = std::thread::scope(|scope| {
+        let writer = scope.spawn(|| {
+            let _unblock = Unblock(&sealed);
+            write_snapshot(repo, &snapshot, &sealed)
+        });
+        let snapshot_seal = || sealed.wait().clone();
+        let built = pipeline::index_from(repo, &snapshot, texts, Some(&snapshot_seal), false);
+        (built, joined(writer))
+    });
+    let (hash, generated_at, snapshot_pending) = written?;
+    announce_legacy_migration(repo, &index);
+    if let Some(failed) = past_gate {
+        crate::errln!(
+            "warning: publishing past the reference-findings gate (--allow-pending-findings): {}",
+            failed.summary(10)
+        );
+        index.publication = Some(failed.publication());
+    }
+    snapshot.content_hash = hash;
+    snapshot.generated_at = generated_at;
+    let (written, collection) = write_index_and_caches(
+        repo,
+        snapshot_pending,
+        files,
+        &snapshot,
+        &mut index,
+        collection,
+    )?;
+    Ok(Published {
+        snapshot,
+        index,
+        written,
+        collection,
     })
 }
 
@@ -318,11 +359,11 @@ fn record_run(repo: &Repo, index: &DocBridgeIndexV1, written: &Written, summary:
 }
 
 /// What [`write_index_and_caches`] did.
-struct Written {
+pub struct Written {
     /// Whether `snapshot.json` was written (else it already held these bytes).
-    snapshot: bool,
+    pub snapshot: bool,
     /// Whether `index.json` was written.
-    index: bool,
+    pub index: bool,
     /// What became of `llms.txt`.
     llms: crate::llms::LlmsWrite,
     /// The stamps the two artifacts have now (`None` where it could not be read).
@@ -341,7 +382,7 @@ fn write_index_and_caches(
     snapshot: &Snapshot,
     index: &mut DocBridgeIndexV1,
     collection: doc_bridge_retrieve::collection::Collection,
-) -> Result<Written, UserError> {
+) -> Result<(Written, doc_bridge_retrieve::collection::Collection), UserError> {
     let committed = |pending: PendingWrite| {
         pending
             .commit()
@@ -368,24 +409,26 @@ fn write_index_and_caches(
         let index = &*index;
         let stamp = pending.metadata().ok().and_then(|m| pipeline::stamp_of(&m));
         let index_sync = scope.spawn(move || phase("sync index", || committed(pending)));
-        if let Some(stamp) = stamp {
-            phase("write search cache", || {
+        let collection = match stamp {
+            Some(stamp) => phase("write search cache", || {
                 pipeline::write_search_cache_for(repo, index, collection, stamp, snapshot_stamp)
-            });
-        }
+            }),
+            None => collection,
+        };
         let llms = phase("write llms.txt", || crate::llms::write(repo, index));
         let wrote_snapshot = joined(snapshot_sync)?;
         let wrote_index = joined(index_sync)?;
         // Both are in place and name each other: the snapshot kept for the old index goes.
         pipeline::release_paired_snapshot(repo);
         joined(side);
-        Ok(Written {
+        let written = Written {
             snapshot: wrote_snapshot,
             index: wrote_index,
             llms: llms?,
             index_stamp: stamp,
             snapshot_stamp,
-        })
+        };
+        Ok((written, collection))
     })
 }
 

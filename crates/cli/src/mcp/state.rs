@@ -1,8 +1,10 @@
 //! What the server keeps in memory between calls: the verified index, its snapshot and the search
 //! collection, reloaded only when `.doc-bridge/index.json` changes on disk (size, modification
 //! time or inode). Freshness is checked before every call; a stale (or missing) index is brought
-//! up to date first, as `doc-bridge index` does (only changed files are analysed again), unless
-//! the server runs with `--no-refresh`.
+//! up to date first, unless the server runs with `--no-refresh`. The refresh goes through a
+//! watch session (`crate::watch::Session`, the machinery of `index --watch`): the first one
+//! observes every file as `index` does, later ones re-read only the files whose stat moved, and
+//! the server answers from what the refresh built instead of reading the artifacts back.
 
 use std::path::PathBuf;
 
@@ -13,10 +15,12 @@ use doc_bridge_retrieve::collection::Collection;
 
 use crate::exit::UserError;
 use crate::pipeline::{
-    INDEX_FILE, SEARCH_CACHE_FILE, file_stamp, freshness_of, stale_error,
+    INDEX_FILE, SEARCH_CACHE_FILE, SNAPSHOT_FILE, file_stamp, freshness_of, stale_error,
     verified_index_with_snapshot,
 };
 use crate::repo::Repo;
+use crate::watch::{Batch, Rebuilt, Refreshed, Session};
+use doc_bridge_retrieve::Freshness;
 
 /// A loaded index with what the tools read.
 pub struct Loaded {
@@ -41,6 +45,8 @@ pub struct State {
     allow_stale: bool,
     refresh: bool,
     loaded: Option<(FileStamp, Loaded)>,
+    /// What was observed of the tree at the last refresh (none before the first).
+    session: Option<Session>,
 }
 
 impl State {
@@ -52,6 +58,7 @@ impl State {
             allow_stale,
             refresh,
             loaded: None,
+            session: None,
         }
     }
 
@@ -68,7 +75,92 @@ impl State {
             },
         )?;
         self.invalidate();
+        // `index` wrote the artifacts: what a session observed may be older than them.
+        self.session = None;
         Ok(outcome.describe())
+    }
+
+    /// The `refresh` tool without `force`: what changed since the index is re-read (through the
+    /// watch session, [`State::refresh_stale`]); an index that is fresh is left alone, a missing
+    /// or unreadable one is rebuilt by the full pipeline.
+    pub fn refresh_changed(&mut self) -> Result<String, UserError> {
+        match self.load_and_check() {
+            Ok(None) => Ok("the index was up to date".to_owned()),
+            Ok(Some(freshness)) => self.refresh_stale(&freshness),
+            Err(_) => self.refresh_now(false),
+        }
+    }
+
+    /// Brings a stale index up to date through the watch session (started on first use, when
+    /// it observes every file), keeping what it built as the loaded index. Falls back to the
+    /// full pipeline ([`State::refresh_now`]) when the session finds nothing to rebuild although
+    /// the index is stale (an index another process wrote from another tree state).
+    fn refresh_stale(&mut self, freshness: &Freshness) -> Result<String, UserError> {
+        let repo = Repo::open(Some(&self.root))?;
+        if repo.config.index.reference_findings_gate {
+            // The publication gate is `index`'s; the watch machinery does not apply it.
+            return self.refresh_now(false);
+        }
+        let initial = self.session.is_none();
+        let session = match &mut self.session {
+            Some(session) => session,
+            None => self.session.insert(Session::new(repo, false, true)),
+        };
+        let batch = Batch {
+            paths: freshness
+                .changed
+                .iter()
+                .chain(&freshness.added)
+                .chain(&freshness.removed)
+                .cloned()
+                .collect(),
+            config: freshness.configuration_changed,
+            overlay: freshness.configuration_changed,
+            rescan: freshness.versions_changed || freshness.lexicon_changed,
+            root: false,
+            walk: true,
+        };
+        let rebuilt = match session.refresh(batch, initial)? {
+            Refreshed::Rebuilt(rebuilt) => rebuilt,
+            Refreshed::Unchanged => return self.refresh_now(false),
+            Refreshed::Failed(why) => {
+                self.session = None;
+                return Err(UserError::error(why));
+            }
+        };
+        let Rebuilt {
+            snapshot,
+            index,
+            collection,
+            repo,
+            changes,
+            written,
+        } = *rebuilt;
+        let wrote: Vec<&str> = [(written.0, SNAPSHOT_FILE), (written.1, INDEX_FILE)]
+            .into_iter()
+            .filter_map(|(wrote, name)| wrote.then_some(name))
+            .collect();
+        let described = if wrote.is_empty() {
+            format!("re-read {changes}; nothing changed")
+        } else {
+            format!(
+                "re-read {changes}; wrote .doc-bridge/{}",
+                wrote.join(", .doc-bridge/")
+            )
+        };
+        // Written and gone already (`None`): the next look reads whatever is there now.
+        self.loaded = file_stamp(&repo.artifact(INDEX_FILE)).map(|stamp| {
+            let loaded = Loaded {
+                repo,
+                index,
+                snapshot,
+                collection,
+                stale: None,
+                refreshed: None,
+            };
+            (stamp, loaded)
+        });
+        Ok(described)
     }
 
     /// The repository as configured now (for calls that do not need the index).
@@ -96,8 +188,8 @@ impl State {
         }
         let stale = self.load_and_check()?;
         let stale = match stale {
-            Some(_) if self.refresh => {
-                refreshed = Some(self.refresh_now(false).map_err(|e| {
+            Some(freshness) if self.refresh => {
+                refreshed = Some(self.refresh_stale(&freshness).map_err(|e| {
                     UserError::error(format!(
                         "the index is stale and could not be refreshed: {e}"
                     ))

@@ -241,11 +241,14 @@ pub struct RefreshArgs {
     pub force: Option<bool>,
 }
 
-/// `refresh`: the index pipeline once, then what it did and the index it left.
+/// `refresh`: what changed since the index re-read (`force`: the whole pipeline, as
+/// `doc-bridge index --force`), then what it did and the index it left.
 pub fn refresh_tool(state: &mut State, args: RefreshArgs) -> Result<Answer, ToolError> {
-    let did = state
-        .refresh_now(args.force.unwrap_or(false))
-        .map_err(|e| ToolError::Failed(e.to_string()))?;
+    let did = match args.force.unwrap_or(false) {
+        true => state.refresh_now(true),
+        false => state.refresh_changed(),
+    }
+    .map_err(|e| ToolError::Failed(e.to_string()))?;
     let loaded = state.ready()?;
     let mut value = json!({
         "refreshed": did,

@@ -9,9 +9,7 @@ use doc_bridge_discover::areas::AreaRules;
 use doc_bridge_discover::observe::{ObservedFile, observe_and_stat_all};
 
 use doc_bridge_discover::walk::WalkedFile;
-use doc_bridge_discover::{
-    BuildOptions, WalkOptions, build_snapshot, build_snapshot_unsealed_from, walk,
-};
+use doc_bridge_discover::{BuildOptions, WalkOptions, build_snapshot_unsealed_from, walk};
 use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot, Texts};
 use doc_bridge_model::{ContentHash, RelPath};
@@ -80,23 +78,33 @@ pub fn scan_unsealed(repo: &Repo, progress: &Progress) -> Result<Scanned, UserEr
     let analyses = AnalysisCache::from_observed(&observed);
     let reused = observed.iter().filter(|f| f.reused).count();
     bar.finish_and_clear();
-    let options = build_options(repo, &observed);
-    // The observations are not needed after this: their bodies move into the texts.
-    let (snapshot, texts) = phase("snapshot", || {
-        build_snapshot_unsealed_from(
-            observed,
-            walked.diagnostics,
-            &options,
-            &exists_on_disk(repo),
-            now_rfc3339(),
-        )
-    });
+    let (snapshot, texts) = snapshot_unsealed_of(repo, observed, walked.diagnostics);
     Ok(Scanned {
         snapshot,
         texts,
         walked: walked.files,
         analyses,
         reused,
+    })
+}
+
+/// The snapshot, not sealed yet, and its texts, from observations (in walk order) the caller has
+/// no further use for: their bodies move into the texts. `index` and the watch session build it
+/// so, and `commands::index::publish` seals and writes it.
+pub fn snapshot_unsealed_of(
+    repo: &Repo,
+    observed: Vec<ObservedFile>,
+    walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
+) -> (Snapshot, Texts) {
+    let options = build_options(repo, &observed);
+    phase("snapshot", || {
+        build_snapshot_unsealed_from(
+            observed,
+            walk_diagnostics,
+            &options,
+            &exists_on_disk(repo),
+            now_rfc3339(),
+        )
     })
 }
 
@@ -126,41 +134,6 @@ fn build_options(repo: &Repo, observed: &[ObservedFile]) -> BuildOptions {
 fn exists_on_disk(repo: &Repo) -> impl Fn(&RelPath) -> bool + Sync + use<> {
     let root = repo.root.clone();
     move |path: &RelPath| root.join(path.as_str()).symlink_metadata().is_ok()
-}
-
-/// Builds the snapshot from observed files (in walk order) and the walk's diagnostics, keeping
-/// the previous `generatedAt` when the content did not change. Shared by `index` and the watch
-/// loop, so both write the same bytes for the same tree.
-pub fn snapshot_of(
-    repo: &Repo,
-    observed: &[ObservedFile],
-    walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
-) -> (Snapshot, Texts) {
-    let previous = read_head(&repo.artifact(SNAPSHOT_FILE));
-    snapshot_after(repo, observed, walk_diagnostics, previous)
-}
-
-/// [`snapshot_of`] with the previous snapshot's head already known (the watch loop keeps it,
-/// instead of parsing the whole previous artifact again).
-pub fn snapshot_after(
-    repo: &Repo,
-    observed: &[ObservedFile],
-    walk_diagnostics: Vec<doc_bridge_model::snapshot::Diagnostic>,
-    previous: Option<Head>,
-) -> (Snapshot, Texts) {
-    let options = build_options(repo, observed);
-    let (mut snapshot, texts) = phase("snapshot", || {
-        build_snapshot(
-            observed,
-            walk_diagnostics,
-            &options,
-            &exists_on_disk(repo),
-            now_rfc3339(),
-        )
-    });
-    snapshot.generated_at =
-        kept_generated_at(previous, &snapshot.content_hash, &snapshot.generated_at);
-    (snapshot, texts)
 }
 
 /// What a scan produced: the snapshot, the walked files (for stamps) and this run's analyses (for
@@ -201,16 +174,7 @@ fn project_name(repo: &Repo, observed: &[ObservedFile]) -> String {
 /// Builds the index from a snapshot and its texts, keeping the previous `generatedAt` when the
 /// hash is equal.
 pub fn index(repo: &Repo, snapshot: &Snapshot, texts: &Texts) -> (DocBridgeIndexV1, Collection) {
-    index_after(repo, snapshot, texts, read_head(&repo.artifact(INDEX_FILE)))
-}
-
-/// [`index`] with the previous index's head already known.
-pub fn index_after(
-    repo: &Repo,
-    snapshot: &Snapshot,
-    texts: &Texts,
-    previous: Option<Head>,
-) -> (DocBridgeIndexV1, Collection) {
+    let previous = read_head(&repo.artifact(INDEX_FILE));
     let (mut index, collection) = index_from(repo, snapshot, texts, None, true);
     index.generated_at = kept_generated_at(previous, &index.content_hash, &index.generated_at);
     (index, collection)

@@ -32,12 +32,21 @@ pub struct Batch {
     pub rescan: bool,
     /// An event named the root itself (removed or moved away, usually).
     pub root: bool,
+    /// Walk again and compare every file's stat, not only those of `paths`: the paths come
+    /// from somewhere other than this watcher's events (the MCP server's freshness check), so
+    /// they need not name every change since the last refresh.
+    pub walk: bool,
 }
 
 impl Batch {
     /// Whether nothing in the batch concerns the index.
     pub fn is_empty(&self) -> bool {
-        self.paths.is_empty() && !self.config && !self.overlay && !self.rescan && !self.root
+        self.paths.is_empty()
+            && !self.config
+            && !self.overlay
+            && !self.rescan
+            && !self.root
+            && !self.walk
     }
 
     /// Adds another batch (events that arrived while a refresh ran).
@@ -47,6 +56,7 @@ impl Batch {
         self.overlay |= other.overlay;
         self.rescan |= other.rescan;
         self.root |= other.root;
+        self.walk |= other.walk;
     }
 }
 

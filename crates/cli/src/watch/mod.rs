@@ -2,14 +2,13 @@
 //! refresh the snapshot and the index, re-reading only the files that changed.
 //!
 //! Every refresh goes through the same functions as `doc-bridge index`
-//! ([`pipeline::snapshot_of`], [`pipeline::index`], `doc_bridge_store::sealed`), so the
+//! ([`pipeline::snapshot_unsealed_of`], `commands::index::publish`), so the
 //! artifacts of a refresh are byte-identical to those of a cold `index` of the same tree
 //! (tested in `crates/cli/tests/watch.rs`). No agent is ever called.
 //!
 //! The loop ends on Ctrl-C or SIGTERM (exit 0, after the refresh in progress), and when the root
 //! is removed (exit 2). Closing stdin does not stop it, so it can run in the background.
 
-mod artifacts;
 mod events;
 mod observations;
 mod signals;
@@ -28,11 +27,12 @@ use serde_json::json;
 
 use crate::args::IndexArgs;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::{self, ANALYSIS_CACHE_FILE, Head, INDEX_FILE, SNAPSHOT_FILE};
+use crate::pipeline::{self, ANALYSIS_CACHE_FILE};
 use crate::repo::Repo;
 use doc_bridge_model::timing::phase;
 
-use events::{Batch, EventFilter};
+pub use events::Batch;
+use events::EventFilter;
 use observations::{Changes, Observations};
 
 /// What reaches the loop.
@@ -72,8 +72,8 @@ pub fn run(args: &IndexArgs) -> CommandResult {
     signals::on_stop(sender, Message::Stop)
         .map_err(|e| UserError::error(format!("cannot install signal handlers: {e}")))?;
 
-    let mut session = Session::new(repo, args);
-    session.refresh(Batch::default(), true)?;
+    let mut session = Session::new(repo, args.json, args.common.quiet);
+    session.refresh_and_report(Batch::default(), true)?;
     loop {
         let first = match receiver.recv_timeout(ROOT_CHECK) {
             Ok(message) => message,
@@ -104,38 +104,71 @@ pub fn run(args: &IndexArgs) -> CommandResult {
         if batch.is_empty() {
             continue;
         }
-        session.refresh(batch, false)?;
+        session.refresh_and_report(batch, false)?;
     }
 }
 
-/// The loop's state between refreshes.
-struct Session {
+/// What one refresh did.
+pub enum Refreshed {
+    /// Nothing the index derives from changed: nothing was written.
+    Unchanged,
+    /// The snapshot and the index were rebuilt (and written where their bytes changed).
+    Rebuilt(Box<Rebuilt>),
+    /// A problem of this refresh alone (a configuration that does not parse, an artifact that
+    /// cannot be written): the index is left as it was.
+    Failed(String),
+}
+
+/// What a refresh built, as written: for a caller that answers from memory (the MCP server).
+pub struct Rebuilt {
+    /// The snapshot.
+    pub snapshot: doc_bridge_model::snapshot::Snapshot,
+    /// The index.
+    pub index: doc_bridge_model::index::DocBridgeIndexV1,
+    /// Its search collection.
+    pub collection: doc_bridge_retrieve::collection::Collection,
+    /// The repository as configured for this refresh.
+    pub repo: Repo,
+    /// What changed, in words ("1 file changed (docs/a.md)").
+    pub changes: String,
+    /// Whether `snapshot.json` and `index.json` were written (their bytes changed).
+    pub written: (bool, bool),
+}
+
+/// The state between refreshes: what was observed of every file, the artifacts last written,
+/// the tokens of projection entries. The watch loop keeps one; so does the MCP server, which
+/// refreshes through it before answering a call that follows an edit.
+pub struct Session {
     repo: Repo,
     observations: Observations,
     /// Tokenized projection entries, reused when the search collection is rebuilt.
     tokens: std::sync::Arc<TokenMemo>,
-    snapshot_file: artifacts::Tracked,
-    index_file: artifacts::Tracked,
     filter: EventFilter,
     json: bool,
     quiet: bool,
 }
 
 impl Session {
-    fn new(repo: Repo, args: &IndexArgs) -> Self {
+    /// A session for `repo`, nothing observed yet: its first refresh (`initial`) observes every
+    /// file, as `index` does. `json` and `quiet` say what the watch loop prints.
+    pub fn new(repo: Repo, json: bool, quiet: bool) -> Self {
         let filter = event_filter(&repo);
-        let snapshot_file = artifacts::Tracked::new(repo.artifact(SNAPSHOT_FILE));
-        let index_file = artifacts::Tracked::new(repo.artifact(INDEX_FILE));
         Session {
             repo,
             observations: Observations::default(),
             tokens: TokenMemo::new(),
-            snapshot_file,
-            index_file,
             filter,
-            json: args.json,
-            quiet: args.common.quiet,
+            json,
+            quiet,
         }
+    }
+
+    /// [`Session::refresh`], with a failed refresh reported as the watch loop reports it.
+    fn refresh_and_report(&mut self, batch: Batch, initial: bool) -> Result<(), UserError> {
+        if let Refreshed::Failed(message) = self.refresh(batch, initial)? {
+            self.report_error(&message);
+        }
+        Ok(())
     }
 
     /// Exit 2 with a clear message when the root is gone.
@@ -154,9 +187,9 @@ impl Session {
     }
 
     /// One refresh. Problems that concern one refresh (a configuration that does not parse, an
-    /// artifact that cannot be written) are reported and the loop goes on; only a removed root
-    /// ends it.
-    fn refresh(&mut self, batch: Batch, initial: bool) -> Result<(), UserError> {
+    /// artifact that cannot be written) are [`Refreshed::Failed`], and the loop goes on; only a
+    /// removed root is an error.
+    pub fn refresh(&mut self, batch: Batch, initial: bool) -> Result<Refreshed, UserError> {
         let started = Instant::now();
         self.check_root()?;
         let mut cache = AnalysisCache::default();
@@ -175,11 +208,10 @@ impl Session {
                     self.observations = Observations::default();
                 }
                 Err(error) => {
-                    self.report_error(&format!(
+                    return Ok(Refreshed::Failed(format!(
                         "{}; the index is left as it was until the configuration is fixed",
                         error.message
-                    ));
-                    return Ok(());
+                    )));
                 }
             }
         }
@@ -193,6 +225,7 @@ impl Session {
                     config: false,
                     rescan: false,
                     root: false,
+                    walk: false,
                     paths,
                     ..
                 },
@@ -209,8 +242,7 @@ impl Session {
             Ok(walked) => walked,
             Err(error) => {
                 self.check_root()?;
-                self.report_error(&error.to_string());
-                return Ok(());
+                return Ok(Refreshed::Failed(error.to_string()));
             }
         };
         let forced: BTreeSet<RelPath> = batch.paths.clone();
@@ -221,7 +253,7 @@ impl Session {
         });
         drop(cache);
         if !(initial || changes.any() || batch.overlay || batch.config || batch.rescan) {
-            return Ok(());
+            return Ok(Refreshed::Unchanged);
         }
         let tokens = std::sync::Arc::clone(&self.tokens);
         let result = with_token_memo(&tokens, || self.rebuild(initial, &changes, started));
@@ -229,88 +261,55 @@ impl Session {
         result
     }
 
-    /// Builds and writes the snapshot, the index and the caches from the observations.
+    /// Builds and writes the snapshot, the index and the caches from the observations, as
+    /// `index` does (`commands::index::publish`).
     fn rebuild(
         &mut self,
         initial: bool,
         changes: &Changes,
         started: Instant,
-    ) -> Result<(), UserError> {
+    ) -> Result<Refreshed, UserError> {
         let observed = phase("observations", || self.observations.observed());
-        let (snapshot, texts) = pipeline::snapshot_after(
+        let analyses = AnalysisCache::from_observed(&observed);
+        let (snapshot, texts) = pipeline::snapshot_unsealed_of(
             &self.repo,
-            &observed,
+            observed,
             self.observations.walk_diagnostics(),
-            self.snapshot_file.previous(),
         );
-        let head = |content_hash: &doc_bridge_model::ContentHash, generated_at: &str| Head {
-            content_hash: content_hash.clone(),
-            generated_at: generated_at.to_owned(),
-        };
-        // As in `index`: the snapshot is written on a scoped thread while the index is built,
-        // and the file caches while the index is written.
-        let (repo, snapshot_file, index_file) =
-            (&self.repo, &mut self.snapshot_file, &mut self.index_file);
-        // As `index` does: the snapshot the current index names is kept until the new index is
-        // written (a crash in between leaves a pair readers accept).
-        pipeline::keep_paired_snapshot(repo);
-        let ((index, collection), snapshot_written) = std::thread::scope(|scope| {
-            let writer = scope.spawn(|| {
-                phase("write snapshot", || {
-                    snapshot_file.write(
-                        &snapshot,
-                        head(&snapshot.content_hash, &snapshot.generated_at),
-                    )
-                })
-            });
-            let built = pipeline::index_after(repo, &snapshot, &texts, index_file.previous());
-            (built, pipeline::snapshot_written(writer.join()))
-        });
-        let walked = self.observations.walked();
-        let written = snapshot_written.and_then(|snapshot_written| {
-            let index_written = std::thread::scope(|scope| {
-                scope.spawn(|| {
-                    phase("write file caches", || {
-                        pipeline::write_file_caches(
-                            repo,
-                            walked,
-                            &snapshot,
-                            &AnalysisCache::from_observed(&observed),
-                        )
-                    })
-                });
-                phase("write index", || {
-                    index_file.write(&index, head(&index.content_hash, &index.generated_at))
-                })
-            })?;
-            // `llms.txt`, exactly as `index` writes it (skipped by the walk and by events).
-            pipeline::release_paired_snapshot(repo);
-            phase("write llms.txt", || crate::llms::write(repo, &index))?;
-            Ok((snapshot_written, index_written))
-        });
-        let (snapshot_written, index_written) = match written {
-            Ok(written) => written,
+        let published = crate::commands::index::publish(
+            &self.repo,
+            snapshot,
+            &texts,
+            (self.observations.walked(), &analyses),
+            None,
+        );
+        let published = match published {
+            Ok(published) => published,
             Err(error) => {
                 self.check_root()?;
-                self.report_error(&error.message);
-                return Ok(());
+                return Ok(Refreshed::Failed(error.message));
             }
         };
-        phase("write search cache", || {
-            pipeline::write_search_cache(&self.repo, &index, collection)
-        });
-        let elapsed = started.elapsed();
+        let (snapshot, index) = (published.snapshot, published.index);
+        let written = (published.written.snapshot, published.written.index);
         let report = Report {
             initial,
             changes,
             files: snapshot.files.len(),
-            elapsed,
+            elapsed: started.elapsed(),
             snapshot_hash: snapshot.content_hash.as_str(),
             index_hash: index.content_hash.as_str(),
-            written: (snapshot_written, index_written),
+            written,
         };
         self.print(&report);
-        Ok(())
+        Ok(Refreshed::Rebuilt(Box::new(Rebuilt {
+            changes: describe(changes),
+            written,
+            snapshot,
+            index,
+            collection: published.collection,
+            repo: self.repo.clone(),
+        })))
     }
 
     fn print(&self, report: &Report<'_>) {
