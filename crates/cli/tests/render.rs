@@ -5,7 +5,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use common::*;
 use doc_bridge_model::EntityId;
@@ -109,6 +109,11 @@ struct Loaded {
 
 /// Loads `page` in headless Chromium; `None` when Chromium is not installed (a failure under CI).
 fn load_in_chromium(page: &Path) -> Option<Loaded> {
+    load_in_chromium_at(page, "")
+}
+
+/// [`load_in_chromium`] at a fragment (`#graph`), with timers run until the page is idle.
+fn load_in_chromium_at(page: &Path, fragment: &str) -> Option<Loaded> {
     let Some(chromium) = ["chromium", "chromium-browser"].into_iter().find(|c| {
         Command::new(c)
             .arg("--version")
@@ -130,12 +135,14 @@ fn load_in_chromium(page: &Path) -> Option<Loaded> {
             "--disable-gpu",
             "--enable-logging=stderr",
             "--v=0",
+            "--virtual-time-budget=3000",
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .arg(format!("file://{}{fragment}", page.display()))
+        // Into files, not pipes: a large page would fill a pipe nobody reads until the exit.
+        .stdout(std::fs::File::create(profile.path().join("dom.html")).unwrap())
+        .stderr(std::fs::File::create(profile.path().join("log.txt")).unwrap())
         .spawn()
         .unwrap();
     // A safety net, not a measurement: a browser that never exits must not hang the suite.
@@ -148,21 +155,23 @@ fn load_in_chromium(page: &Path) -> Option<Loaded> {
         std::thread::sleep(std::time::Duration::from_millis(100));
         waited += 1;
     }
-    let out = child.wait_with_output().unwrap();
+    let status = child.wait().unwrap();
+    let log = std::fs::read(profile.path().join("log.txt")).unwrap();
     assert!(
-        out.status.success(),
+        status.success(),
         "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&log)
     );
     // Chromium logs every console message (log, warning, error, uncaught exception) as a
     // `CONSOLE` line; the report prints none, so any such line is a failure.
-    let console = String::from_utf8_lossy(&out.stderr)
+    let console = String::from_utf8_lossy(&log)
         .lines()
         .filter(|l| l.contains(":CONSOLE"))
         .map(str::to_owned)
         .collect();
+    let dom = std::fs::read(profile.path().join("dom.html")).unwrap();
     Some(Loaded {
-        dom: String::from_utf8_lossy(&out.stdout).into_owned(),
+        dom: String::from_utf8_lossy(&dom).into_owned(),
         console,
     })
 }
@@ -473,4 +482,79 @@ fn the_graph_keeps_guides_over_more_connected_test_fixtures() {
         "fixtures were kept over guides"
     );
     assert!(graph.contains("guides/g01"), "guides are drawn: {graph}");
+}
+
+/// A script appended to a rendered page for the deep-link test: once the page is idle it records
+/// the scroll position, the active tab, where `#<target>` is in the viewport, and how many
+/// cards and tables of the active tab overflow their box or reach past the tab's right edge.
+const SCROLL_PROBE: &str = r#"<script>
+window.setTimeout(function () {
+  var target = document.getElementById(window.location.hash.slice(1));
+  var tab = document.querySelector("section.tab.active");
+  var top = target ? Math.round(target.getBoundingClientRect().top) : "none";
+  var edge = tab ? tab.getBoundingClientRect().right : 0;
+  var boxes = tab ? Array.prototype.slice.call(tab.querySelectorAll(".card, table")) : [];
+  var over = boxes.filter(function (b) {
+    return b.scrollWidth > b.clientWidth + 1 || b.getBoundingClientRect().right > edge + 1;
+  }).length;
+  document.body.setAttribute("data-probe",
+    window.scrollY + " " + (tab ? tab.id : "none") + " " + top + " " + over);
+}, 1500);
+</script>
+</body>"#;
+
+/// A link to a tab (`report.html#graph`) shows that tab from the top of the page, the header and
+/// the tabs in view, not scrolled to where the tab was before the others were hidden; a link to
+/// a card shows the card's tab with the card at the top. A long name without a space wraps inside
+/// its card.
+#[test]
+fn a_deep_link_shows_its_tab_from_the_top_and_a_card_in_view() {
+    let dir = fixture_copy("docs-site");
+    // Enough documents that the page is long before its script hides the other tabs.
+    std::fs::create_dir_all(dir.path().join("docs/many")).unwrap();
+    for i in 0..150 {
+        std::fs::write(
+            dir.path().join(format!("docs/many/page-{i}.md")),
+            format!("# Page {i}\n\nText of page {i}, see [the index](../index.md).\n"),
+        )
+        .unwrap();
+    }
+    let long = "Configuring_the_extremely_long_identifier_that_never_breaks_".repeat(3);
+    std::fs::write(
+        dir.path().join("docs/many/long.md"),
+        format!("# {long}\n\nA page with a long name.\n"),
+    )
+    .unwrap();
+    index(dir.path());
+    let (exit, page) = render(dir.path());
+    assert_eq!(exit, 0);
+    let probed = dir.path().join(".doc-bridge/probed.html");
+    std::fs::write(&probed, page.replace("</body>", SCROLL_PROBE)).unwrap();
+    let probe = |fragment: &str| -> Option<Vec<String>> {
+        let loaded = load_in_chromium_at(&probed, fragment)?;
+        let start = loaded.dom.find("data-probe=\"").unwrap() + "data-probe=\"".len();
+        let end = start + loaded.dom[start..].find('"').unwrap();
+        Some(
+            loaded.dom[start..end]
+                .split(' ')
+                .map(str::to_owned)
+                .collect(),
+        )
+    };
+    let Some(graph) = probe("#graph") else {
+        return;
+    };
+    assert_eq!(graph[..2], ["0", "graph"], "{graph:?}");
+    let card = page
+        .split("<a href=\"#")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap();
+    let at_card = probe(&format!("#{card}")).unwrap();
+    assert_ne!(at_card[1], "graph", "the card's own tab: {at_card:?}");
+    let top: i64 = at_card[2].parse().unwrap();
+    assert!(top.abs() <= 2, "the card at the top: {at_card:?}");
+    let documents = probe("#documents").unwrap();
+    assert_eq!(documents[1], "documents", "{documents:?}");
+    assert_eq!(documents[3], "0", "boxes overflowing: {documents:?}");
 }

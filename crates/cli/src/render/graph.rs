@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use doc_bridge_model::EntityId;
 use doc_bridge_model::snapshot::{Entity, RelationKind, Snapshot};
+use unicode_width::UnicodeWidthChar;
 
 /// Most nodes drawn per column.
 pub const MAX_NODES_PER_COLUMN: usize = 40;
@@ -297,12 +298,62 @@ pub fn layout(
     }
 }
 
-/// At most `max` characters, ending with `…` when cut.
+/// At most `max` columns wide (a wide character, as CJK, takes two): a longer text keeps its
+/// start and its end, with `…` between, since the end is what tells `@scope/payments-api` from
+/// `@scope/payments-web` and one guide's title from the next.
 pub fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
+    let width = |c: char| c.width().unwrap_or(0);
+    if text.chars().map(width).sum::<usize>() <= max {
         return text.to_owned();
     }
-    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    let budget = max.saturating_sub(1);
+    let tail_budget = budget * 2 / 5;
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in text.chars().rev() {
+        if used + width(c) > tail_budget {
+            break;
+        }
+        used += width(c);
+        tail.push(c);
+    }
+    let head_budget = budget - used;
+    let mut cut = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        if used + width(c) > head_budget {
+            break;
+        }
+        used += width(c);
+        cut.push(c);
+    }
     cut.push('…');
+    cut.extend(tail.into_iter().rev());
     cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_label_keeps_its_start_and_its_end() {
+        assert_eq!(shorten("short", 28), "short");
+        let label = shorten("@acme/payments-gateway-sandbox-api", 20);
+        assert_eq!(label.chars().count(), 20);
+        assert!(label.starts_with("@acme/payme"), "{label}");
+        assert!(label.ends_with("ox-api"), "{label}");
+        assert!(label.contains('…'));
+        // Two names that differ only at the end stay apart.
+        assert_ne!(
+            shorten("Configuring the reverse proxy (nginx)", 28),
+            shorten("Configuring the reverse proxy (caddy)", 28)
+        );
+        assert_eq!(shorten("ééééééééééé", 5).chars().count(), 5);
+        // Wide characters take two columns: ten of them do not fit in twelve.
+        let wide = shorten("設定ガイドの最初の一歩です", 12);
+        let columns: usize = wide.chars().map(|c| c.width().unwrap_or(0)).sum();
+        assert!(columns <= 12, "{wide}: {columns}");
+        assert!(wide.starts_with('設') && wide.ends_with('す'), "{wide}");
+    }
 }
