@@ -321,13 +321,12 @@ pub fn check_config(bytes: &[u8], file: &str) -> (Option<Config>, Vec<ConfigErro
     let (config, mut errors) = Config::parse_all(bytes, file);
     let globs = config.iter().flat_map(|c| c.safety.exclude.iter());
     for (i, glob) in globs.enumerate() {
-        if let Err(message) =
-            doc_bridge_discover::walk::validate_excludes(std::slice::from_ref(glob))
+        if let Err(error) = doc_bridge_discover::walk::validate_excludes(std::slice::from_ref(glob))
         {
             errors.push(ConfigError {
                 file: file.to_owned(),
                 key: format!("safety.exclude[{i}]"),
-                message,
+                message: error.to_string(),
             });
         }
     }

@@ -114,3 +114,38 @@ fn the_model_crate_depends_on_serde_json_and_hashing_only() {
         .collect();
     assert!(extra.is_empty(), "doc-bridge-model depends on {extra:?}");
 }
+
+/// The index path in the CLI (building, loading, refreshing and searching the index, the watch
+/// loop and the MCP server's state) names nothing of the enrich crate: an accepted overlay
+/// reaches the projection through `doc_bridge_retrieve::overlay`, the seam.
+#[test]
+fn the_cli_index_path_never_names_the_enrich_crate() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files: Vec<std::path::PathBuf> = [
+        "commands/index.rs",
+        "commands/search.rs",
+        "commands/query.rs",
+        "commands/query_forms.rs",
+        "publication.rs",
+        "last_run.rs",
+        "llms.rs",
+        "mcp/state.rs",
+    ]
+    .iter()
+    .map(|f| src.join(f))
+    .collect();
+    for dir in ["pipeline", "watch"] {
+        for entry in std::fs::read_dir(src.join(dir)).unwrap() {
+            files.push(entry.unwrap().path());
+        }
+    }
+    assert!(files.len() > 12, "{files:?}");
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(
+            !text.contains("doc_bridge_enrich"),
+            "{} names the enrich crate",
+            file.display()
+        );
+    }
+}

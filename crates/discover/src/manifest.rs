@@ -55,8 +55,22 @@ impl ManifestFacts {
     }
 }
 
+/// Why a manifest could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ManifestError {
+    /// `package.json` does not parse.
+    #[error("invalid JSON: {0}")]
+    Json(String),
+    /// `package.json` parses to something other than an object.
+    #[error("package.json is not a JSON object")]
+    NotAnObject,
+    /// `Cargo.toml` or `pyproject.toml` does not parse.
+    #[error("invalid TOML: {0}")]
+    Toml(String),
+}
+
 /// Parses a manifest. The error is a short, value-free description of what is wrong.
-pub fn analyze(ecosystem: Ecosystem, text: &str) -> Result<ManifestFacts, String> {
+pub fn analyze(ecosystem: Ecosystem, text: &str) -> Result<ManifestFacts, ManifestError> {
     let mut facts = match ecosystem {
         Ecosystem::Npm => package_json(text)?,
         Ecosystem::Cargo => cargo_toml(text)?,
@@ -72,12 +86,10 @@ pub fn analyze(ecosystem: Ecosystem, text: &str) -> Result<ManifestFacts, String
     Ok(facts)
 }
 
-fn package_json(text: &str) -> Result<ManifestFacts, String> {
+fn package_json(text: &str) -> Result<ManifestFacts, ManifestError> {
     let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
-    let object = value
-        .as_object()
-        .ok_or("package.json is not a JSON object")?;
+        serde_json::from_str(text).map_err(|e| ManifestError::Json(e.to_string()))?;
+    let object = value.as_object().ok_or(ManifestError::NotAnObject)?;
     let mut facts = ManifestFacts::empty(Ecosystem::Npm);
     let string = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_owned);
     facts.name = string("name");
@@ -122,10 +134,10 @@ fn package_json(text: &str) -> Result<ManifestFacts, String> {
     Ok(facts)
 }
 
-fn cargo_toml(text: &str) -> Result<ManifestFacts, String> {
+fn cargo_toml(text: &str) -> Result<ManifestFacts, ManifestError> {
     let table: toml::Table = text
         .parse()
-        .map_err(|e: toml::de::Error| format!("invalid TOML: {}", e.message()))?;
+        .map_err(|e: toml::de::Error| ManifestError::Toml(e.message().to_owned()))?;
     let mut facts = ManifestFacts::empty(Ecosystem::Cargo);
     if let Some(package) = table.get("package").and_then(|v| v.as_table()) {
         facts.name = package
@@ -174,10 +186,10 @@ fn cargo_toml(text: &str) -> Result<ManifestFacts, String> {
     Ok(facts)
 }
 
-fn pyproject(text: &str) -> Result<ManifestFacts, String> {
+fn pyproject(text: &str) -> Result<ManifestFacts, ManifestError> {
     let table: toml::Table = text
         .parse()
-        .map_err(|e: toml::de::Error| format!("invalid TOML: {}", e.message()))?;
+        .map_err(|e: toml::de::Error| ManifestError::Toml(e.message().to_owned()))?;
     let mut facts = ManifestFacts::empty(Ecosystem::Python);
     let project = table.get("project").and_then(|v| v.as_table());
     let poetry = table

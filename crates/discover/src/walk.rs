@@ -295,14 +295,33 @@ impl PathRules {
 }
 
 /// Checks `safety.exclude` globs (gitignore syntax); the error names the first bad glob.
-pub fn validate_excludes(globs: &[String]) -> Result<(), String> {
+pub fn validate_excludes(globs: &[String]) -> Result<(), ExcludeError> {
     let mut builder = GitignoreBuilder::new("/");
     for glob in globs {
         builder
             .add_line(None, glob)
-            .map_err(|e| format!("`{glob}` is not a valid glob: {e}"))?;
+            .map_err(|source| ExcludeError::Glob {
+                glob: glob.clone(),
+                source,
+            })?;
     }
-    builder.build().map(|_| ()).map_err(|e| e.to_string())
+    builder.build().map(|_| ()).map_err(ExcludeError::Set)
+}
+
+/// Why `safety.exclude` cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ExcludeError {
+    /// One glob does not parse.
+    #[error("`{glob}` is not a valid glob: {source}")]
+    Glob {
+        /// The glob as configured.
+        glob: String,
+        /// What the matcher said.
+        source: ignore::Error,
+    },
+    /// The globs do not build into one matcher.
+    #[error("{0}")]
+    Set(ignore::Error),
 }
 
 fn build_excludes(root: &Path, globs: &[String]) -> Option<Gitignore> {

@@ -16,7 +16,7 @@ use doc_bridge_model::snapshot::Snapshot;
 
 use crate::context::Facts;
 use crate::decision::CANONICAL_CONFLICT;
-use crate::expire::expiry;
+use doc_bridge_retrieve::overlay::expiry;
 
 /// The live accepted `mark-canonical` entry that names another document canonical for the scope
 /// `proposal` marks, if any. A scope has at most one canonical document after the merge
@@ -35,7 +35,7 @@ pub fn canonical_rival<'o>(
         let other = &entry.proposal;
         other.entity != proposal.entity
             && matches!(&other.payload, ProposalPayload::MarkCanonical(o) if o.scope == m.scope)
-            && expiry(other, &facts).is_none()
+            && expiry(other, &|id| facts.content_hash(id)).is_none()
     })
 }
 

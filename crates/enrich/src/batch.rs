@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::context::{Context, Facts, Name, NameIndex};
 use crate::decision::Decision;
 use crate::envelope::{self, Options};
-use crate::expire::expiry;
 use crate::rules;
+use doc_bridge_retrieve::overlay::expiry;
 
 /// Decides every proposal of a batch. Pure and deterministic:
 ///
@@ -43,7 +43,7 @@ pub(crate) fn decide(raw: Vec<RawProposal>, ctx: &Context<'_>, options: Options)
                 .iter()
                 .map(|e| &e.proposal)
                 .chain(overlay.pending.iter().map(|e| &e.proposal))
-                .filter(|p| expiry(p, &facts).is_none())
+                .filter(|p| expiry(p, &|id| facts.content_hash(id)).is_none())
                 .collect()
         })
         .unwrap_or_default();

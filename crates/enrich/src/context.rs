@@ -8,7 +8,7 @@ use doc_bridge_model::enrichment::{EnrichmentOverlayV1, EvidenceItem, EvidenceSo
 use doc_bridge_model::snapshot::{
     Diagnostic, Entity, EntityKind, FileRecord, RelationKind, Snapshot,
 };
-use doc_bridge_model::{EntityId, RelPath};
+use doc_bridge_model::{ContentHash, EntityId, RelPath};
 
 mod names;
 pub(crate) use names::NameIndex;
@@ -119,6 +119,11 @@ impl<'a> Facts<'a> {
 
     pub fn entity(&self, id: &EntityId) -> Option<&'a Entity> {
         self.entities.get(id.as_str()).copied()
+    }
+
+    /// The entity's content hash (what an accepted proposal's `targetContentHash` is bound to).
+    pub fn content_hash(&self, id: &EntityId) -> Option<&'a ContentHash> {
+        self.entity(id).map(Entity::content_hash)
     }
 
     pub fn is_directory(&self, dir: &RelPath) -> bool {

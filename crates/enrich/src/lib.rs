@@ -20,7 +20,6 @@ mod batch;
 mod context;
 mod decision;
 mod envelope;
-mod expire;
 pub mod feedback;
 pub mod identity;
 mod overlay;
@@ -28,7 +27,6 @@ pub mod pack;
 pub mod redact;
 mod revalidate;
 mod rules;
-mod signals;
 pub mod stage;
 
 pub use batch::decide_batch;
@@ -36,8 +34,9 @@ pub use context::Context;
 pub use decision::{
     AWAITING_APPROVAL, CANONICAL_CONFLICT, DETAIL_MAX_CHARS, Decision, REJECTED_FIELD_MAX_CHARS,
 };
-pub use expire::{ExpiredEntry, expire};
+pub use doc_bridge_retrieve::overlay::{
+    CANONICAL_SIGNAL, ExpiredEntry, STRONG_HINT_SIGNAL, WEAK_HINT_SIGNAL, expire, overlay_signals,
+};
 pub use overlay::{overlay_from_decisions, recount};
 pub use revalidate::{Partition, PartitionMismatch, partition_mismatches, reproduces, revalidate};
 pub use rules::ALIAS_JARO_WINKLER_THRESHOLD;
-pub use signals::{CANONICAL_SIGNAL, STRONG_HINT_SIGNAL, WEAK_HINT_SIGNAL, overlay_signals};

@@ -1130,61 +1130,107 @@ impl EnrichmentOverlayV1 {
     }
 }
 
+/// Why an overlay is refused ([`validate_overlay`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OverlayError {
+    /// The `type` is not [`OVERLAY_TYPE`].
+    #[error("overlay `type` is `{0}`, expected `{OVERLAY_TYPE}`")]
+    Type(String),
+    /// The `schemaVersion` is not [`OVERLAY_SCHEMA_VERSION`].
+    #[error("overlay `schemaVersion` is {0}, expected {OVERLAY_SCHEMA_VERSION}")]
+    SchemaVersion(u32),
+    /// An accepted entry with an empty `acceptedBy`.
+    #[error("accepted proposal {0} has an empty `acceptedBy`")]
+    EmptyAcceptedBy(String),
+    /// A human-approval kind accepted by `policy`.
+    #[error("accepted proposal {id} is a {kind} (human approval) but `acceptedBy` is `policy`")]
+    PolicyOnHumanKind {
+        /// The proposal.
+        id: String,
+        /// Its kind.
+        kind: String,
+    },
+    /// An accepted entry approved by the agent that proposed it.
+    #[error("accepted proposal {id} was approved by its own author `{agent}`")]
+    SelfApproved {
+        /// The proposal.
+        id: String,
+        /// Its `origin.agentId`.
+        agent: String,
+    },
+    /// A pending entry whose `approvalId` is not [`approval_id`] of its proposal.
+    #[error("pending proposal {id} has approvalId {found}, expected {expected}")]
+    ApprovalId {
+        /// The proposal.
+        id: String,
+        /// The stored `approvalId`.
+        found: String,
+        /// The one its proposal gives.
+        expected: String,
+    },
+    /// The decisions do not encode (a bug or a hostile value).
+    #[error("{0}")]
+    Hash(#[from] HashError),
+    /// The stored `contentHash` is not [`overlay_hash`] of the decisions.
+    #[error("overlay contentHash is {stored}, but its decisions hash to {computed}")]
+    ContentHash {
+        /// The stored seal.
+        stored: ContentHash,
+        /// The seal of the decisions.
+        computed: ContentHash,
+    },
+}
+
 /// The refusals the overlay schema makes (enrichment-overlay-v1, "The overlay" and
 /// "Approvals"): the wrong `type` or `schemaVersion`; an empty `acceptedBy`; `acceptedBy` equal
 /// to `policy` on a human-approval kind; `acceptedBy` equal to the proposal's
 /// `origin.agentId` (no agent approves its own output); a pending `approvalId` that is not
 /// [`approval_id`] of its proposal; a `contentHash` that is not [`overlay_hash`]. Returns the
 /// first problem found.
-pub fn validate_overlay(overlay: &EnrichmentOverlayV1) -> Result<(), String> {
+pub fn validate_overlay(overlay: &EnrichmentOverlayV1) -> Result<(), OverlayError> {
     if overlay.artifact_type != OVERLAY_TYPE {
-        return Err(format!(
-            "overlay `type` is `{}`, expected `{OVERLAY_TYPE}`",
-            overlay.artifact_type
-        ));
+        return Err(OverlayError::Type(overlay.artifact_type.clone()));
     }
     if overlay.schema_version != OVERLAY_SCHEMA_VERSION {
-        return Err(format!(
-            "overlay `schemaVersion` is {}, expected {OVERLAY_SCHEMA_VERSION}",
-            overlay.schema_version
-        ));
+        return Err(OverlayError::SchemaVersion(overlay.schema_version));
     }
     for entry in &overlay.accepted {
         let proposal = &entry.proposal;
         let id = &proposal.proposal_id;
         if entry.accepted_by.trim().is_empty() {
-            return Err(format!("accepted proposal {id} has an empty `acceptedBy`"));
+            return Err(OverlayError::EmptyAcceptedBy(id.clone()));
         }
         if entry.accepted_by == ACCEPTED_BY_POLICY && !proposal.kind().policy().accepted_by_policy()
         {
-            return Err(format!(
-                "accepted proposal {id} is a {} (human approval) but `acceptedBy` is `policy`",
-                proposal.kind()
-            ));
+            return Err(OverlayError::PolicyOnHumanKind {
+                id: id.clone(),
+                kind: proposal.kind().to_string(),
+            });
         }
         if entry.accepted_by == proposal.origin.agent_id {
-            return Err(format!(
-                "accepted proposal {id} was approved by its own author `{}`",
-                proposal.origin.agent_id
-            ));
+            return Err(OverlayError::SelfApproved {
+                id: id.clone(),
+                agent: proposal.origin.agent_id.clone(),
+            });
         }
     }
     for entry in &overlay.pending {
         let proposal = &entry.proposal;
         let expected = approval_id(&proposal.proposal_id, &proposal.target_content_hash);
         if entry.approval_id != expected {
-            return Err(format!(
-                "pending proposal {} has approvalId {}, expected {expected}",
-                proposal.proposal_id, entry.approval_id
-            ));
+            return Err(OverlayError::ApprovalId {
+                id: proposal.proposal_id.clone(),
+                found: entry.approval_id.to_string(),
+                expected: expected.to_string(),
+            });
         }
     }
-    let computed = overlay_hash(overlay).map_err(|e| e.to_string())?;
+    let computed = overlay_hash(overlay)?;
     if computed != overlay.content_hash {
-        return Err(format!(
-            "overlay contentHash is {}, but its decisions hash to {computed}",
-            overlay.content_hash
-        ));
+        return Err(OverlayError::ContentHash {
+            stored: overlay.content_hash.clone(),
+            computed,
+        });
     }
     Ok(())
 }
@@ -1430,6 +1476,7 @@ mod tests {
         assert!(
             validate_overlay(&self_approved)
                 .unwrap_err()
+                .to_string()
                 .contains("own author")
         );
 
@@ -1442,6 +1489,7 @@ mod tests {
         assert!(
             validate_overlay(&human)
                 .unwrap_err()
+                .to_string()
                 .contains("human approval")
         );
         human.accepted[0].accepted_by = "ana".into();
@@ -1453,6 +1501,7 @@ mod tests {
         assert!(
             validate_overlay(&tampered)
                 .unwrap_err()
+                .to_string()
                 .contains("contentHash")
         );
     }

@@ -33,7 +33,7 @@ pub fn load_overlay(repo: &Repo) -> OverlayState {
         Ok(None) => OverlayState::Missing,
         Ok(Some(overlay)) => match validate_overlay(&overlay) {
             Ok(()) => OverlayState::Valid(Box::new(overlay)),
-            Err(why) => OverlayState::Invalid(why),
+            Err(why) => OverlayState::Invalid(why.to_string()),
         },
         Err(e) => OverlayState::Invalid(e.to_string()),
     }
@@ -64,8 +64,11 @@ pub fn overlay_signals_for(repo: &Repo, snapshot: &Snapshot) -> OverlaySignals {
     }
     match load_overlay(repo) {
         OverlayState::Valid(overlay) => {
-            let (live, _) = doc_bridge_enrich::expire(&overlay, snapshot);
-            doc_bridge_enrich::overlay_signals(&live, repo.config.retrieval.trust_policy_aliases)
+            let (live, _) = doc_bridge_retrieve::overlay::expire(&overlay, snapshot);
+            doc_bridge_retrieve::overlay::overlay_signals(
+                &live,
+                repo.config.retrieval.trust_policy_aliases,
+            )
         }
         OverlayState::Missing => OverlaySignals::default(),
         OverlayState::Invalid(why) => {

@@ -489,7 +489,7 @@ fn accepted_relations(inputs: &Inputs<'_>) -> Vec<(EntityId, EntityId, String)> 
     let Some(overlay) = inputs.overlay else {
         return Vec::new();
     };
-    let (live, _) = doc_bridge_enrich::expire(overlay, inputs.snapshot);
+    let (live, _) = doc_bridge_retrieve::overlay::expire(overlay, inputs.snapshot);
     live.iter()
         .filter_map(|entry| match &entry.proposal.payload {
             ProposalPayload::ProposeRelation(p) => {

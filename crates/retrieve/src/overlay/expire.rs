@@ -5,13 +5,14 @@
 //! siblings for unchanged entities survive. Nothing here writes: the next enrich run moves the
 //! expired entries to `rejected` with reason `expired` ([`ExpiredEntry::to_rejected_entry`]).
 
+use std::collections::HashMap;
+
 use doc_bridge_model::enrichment::{
     AcceptedEntry, EnrichmentOverlayV1, EnrichmentProposalV1, ProposalPayload, RejectedEntry,
     RejectionReason,
 };
 use doc_bridge_model::snapshot::Snapshot;
-
-use crate::context::Facts;
+use doc_bridge_model::{ContentHash, EntityId};
 
 /// An accepted entry that no longer holds, with why.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,11 +48,16 @@ pub fn expire(
     overlay: &EnrichmentOverlayV1,
     snapshot: &Snapshot,
 ) -> (Vec<AcceptedEntry>, Vec<ExpiredEntry>) {
-    let facts = Facts::new(snapshot, &snapshot.diagnostics);
+    let hashes: HashMap<&EntityId, &ContentHash> = snapshot
+        .entities
+        .iter()
+        .map(|e| (e.id(), e.content_hash()))
+        .collect();
+    let hash_of = |id: &EntityId| hashes.get(id).copied();
     let mut live = Vec::new();
     let mut expired = Vec::new();
     for entry in &overlay.accepted {
-        match expiry(&entry.proposal, &facts) {
+        match expiry(&entry.proposal, &hash_of) {
             None => live.push(entry.clone()),
             Some(detail) => expired.push(ExpiredEntry {
                 entry: entry.clone(),
@@ -63,16 +69,18 @@ pub fn expire(
 }
 
 /// Why a stored proposal no longer holds against the snapshot, or `None` when it is live.
-pub(crate) fn expiry(proposal: &EnrichmentProposalV1, facts: &Facts<'_>) -> Option<String> {
-    let Some(entity) = facts.entity(&proposal.entity) else {
+/// `hash_of` gives the content hash of each entity of the snapshot (`None`: no such entity).
+pub fn expiry<'a>(
+    proposal: &EnrichmentProposalV1,
+    hash_of: &dyn Fn(&EntityId) -> Option<&'a ContentHash>,
+) -> Option<String> {
+    let Some(hash) = hash_of(&proposal.entity) else {
         return Some(format!("entity {} vanished", proposal.entity));
     };
-    if entity.content_hash().as_str() != proposal.target_content_hash {
+    if hash.as_str() != proposal.target_content_hash {
         return Some(format!(
             "{} moved from {} to {}",
-            proposal.entity,
-            proposal.target_content_hash,
-            entity.content_hash()
+            proposal.entity, proposal.target_content_hash, hash
         ));
     }
     let other = match &proposal.payload {
@@ -89,7 +97,7 @@ pub(crate) fn expiry(proposal: &EnrichmentProposalV1, facts: &Facts<'_>) -> Opti
         | ProposalPayload::SuggestArea(_) => None,
     };
     match other {
-        Some(id) if facts.entity(id).is_none() => Some(format!("endpoint {id} vanished")),
+        Some(id) if hash_of(id).is_none() => Some(format!("endpoint {id} vanished")),
         _ => None,
     }
 }

@@ -1,9 +1,9 @@
 //! The live accepted set → what ranking may use (enrichment-overlay-v1, "Projection and bounded
 //! influence"). Flags and area suggestions have no effect: they are for a reviewer.
 
+use super::OverlaySignals;
 use doc_bridge_model::enrichment::{ACCEPTED_BY_POLICY, AcceptedEntry, ProposalPayload, Relevance};
 use doc_bridge_model::hash::hash_canonical;
-use doc_bridge_retrieve::overlay::OverlaySignals;
 
 /// Signal share of an accepted `mark-canonical`.
 pub const CANONICAL_SIGNAL: f64 = 0.8;

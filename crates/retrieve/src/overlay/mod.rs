@@ -1,5 +1,13 @@
 //! The seam through which accepted enrichment reaches the projection. Discovery never sees it;
-//! an empty overlay leaves the projection byte-identical to the baseline.
+//! an empty overlay leaves the projection byte-identical to the baseline. What the index build
+//! takes of a stored overlay (its live entries, [`expire`], reduced to [`OverlaySignals`] by
+//! [`overlay_signals`]) is decided here, so nothing on the index path depends on the enrich crate.
+
+mod expire;
+mod signals;
+
+pub use expire::{ExpiredEntry, expire, expiry};
+pub use signals::{CANONICAL_SIGNAL, STRONG_HINT_SIGNAL, WEAK_HINT_SIGNAL, overlay_signals};
 
 use std::collections::{BTreeMap, BTreeSet};
 
