@@ -293,17 +293,24 @@ pub fn build_handoff(
     };
     let mut notes = Vec::new();
     if let Some(package) = input.package {
-        let modules = input
-            .targets
-            .iter()
-            .filter(|id| id.as_str().starts_with("module:"))
-            .count();
-        notes.push(format!(
-            "{} package `{}` at {} ({modules} modules)",
+        let mut note = format!(
+            "{} package `{}` at {}",
             ecosystem_name(package.ecosystem),
             package.name,
             package.path
-        ));
+        );
+        // The targets are the package's modules only when the package is the target: a module
+        // or an area inside it counts its own, which is no fact about the package.
+        if input.target_type == "package" {
+            let modules = input
+                .targets
+                .iter()
+                .filter(|id| id.as_str().starts_with("module:"))
+                .count();
+            let noun = if modules == 1 { "module" } else { "modules" };
+            note.push_str(&format!(" ({modules} {noun})"));
+        }
+        notes.push(note);
     }
     if start_document.is_none() {
         notes.push("no document covers or mentions this yet".to_owned());
