@@ -10,7 +10,7 @@
 use doc_bridge_model::approval::{ApprovalDecision, ApprovalRecord};
 use doc_bridge_model::enrichment::{
     AcceptedEntry, EnrichmentOverlayV1, EnrichmentProposalV1, ProposalPayload, RejectedEntry,
-    RejectionReason,
+    RejectionReason, approval_id,
 };
 use doc_bridge_model::snapshot::Snapshot;
 
@@ -36,6 +36,173 @@ pub fn canonical_rival<'o>(
         other.entity != proposal.entity
             && matches!(&other.payload, ProposalPayload::MarkCanonical(o) if o.scope == m.scope)
             && expiry(other, &|id| facts.content_hash(id)).is_none()
+    })
+}
+
+/// The shortest proposal-id prefix a decision takes (`enrich list` shows the first 12 characters).
+pub const MIN_ID_PREFIX: usize = 8;
+
+/// Why a person's decision is refused. Each leaves the approval store and the overlay as they
+/// were.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The prefix begins several pending ids.
+    #[error("`{prefix}` begins {count} pending proposal ids; give more of it")]
+    AmbiguousPrefix {
+        /// The id as given.
+        prefix: String,
+        /// How many pending ids begin with it.
+        count: usize,
+    },
+    /// The proposal was accepted or rejected already.
+    #[error("proposal {0} is already decided")]
+    AlreadyDecided(String),
+    /// No pending proposal has that id.
+    #[error("no pending proposal {0}; see `doc-bridge enrich list --state pending`")]
+    NotPending(String),
+    /// The target is no longer what the proposal saw: a decision never applies to a changed
+    /// document.
+    #[error(
+        "the target {entity} changed since proposal {proposal} was made; it can no longer be approved or rejected"
+    )]
+    TargetChanged {
+        /// The target entity.
+        entity: String,
+        /// The proposal.
+        proposal: String,
+    },
+    /// Another document is canonical for the scope: a scope has one canonical document.
+    #[error(
+        "scope {scope} already has canonical document {document} (proposal {rival}, accepted by {by}); a scope has one canonical document: reject this one with `doc-bridge enrich reject {proposal} --by NAME`"
+    )]
+    CanonicalConflict {
+        /// The scope.
+        scope: String,
+        /// The document canonical for it now.
+        document: String,
+        /// The proposal that made it so.
+        rival: String,
+        /// Who accepted that one.
+        by: String,
+        /// The proposal refused.
+        proposal: String,
+    },
+}
+
+/// The position of the pending entry `proposal_id` names: its full id, or a prefix of at least
+/// [`MIN_ID_PREFIX`] characters that only one pending id begins with.
+pub fn find_pending(overlay: &EnrichmentOverlayV1, proposal_id: &str) -> Result<usize, Refusal> {
+    let exact = overlay
+        .pending
+        .iter()
+        .position(|e| e.proposal.proposal_id == proposal_id);
+    if let Some(position) = exact {
+        return Ok(position);
+    }
+    let prefixed: Vec<usize> = overlay
+        .pending
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            proposal_id.len() >= MIN_ID_PREFIX && e.proposal.proposal_id.starts_with(proposal_id)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match prefixed.as_slice() {
+        [only] => Ok(*only),
+        [] => {
+            let decided = overlay
+                .accepted
+                .iter()
+                .any(|e| e.proposal.proposal_id == proposal_id)
+                || overlay
+                    .rejected
+                    .iter()
+                    .any(|e| e.proposal_id == proposal_id);
+            Err(if decided {
+                Refusal::AlreadyDecided(proposal_id.to_owned())
+            } else {
+                Refusal::NotPending(proposal_id.to_owned())
+            })
+        }
+        several => Err(Refusal::AmbiguousPrefix {
+            prefix: proposal_id.to_owned(),
+            count: several.len(),
+        }),
+    }
+}
+
+/// A person's decision on one pending proposal, before it is checked.
+#[derive(Debug, Clone)]
+pub struct Decision<'a> {
+    /// Approve (`true`) or reject.
+    pub approve: bool,
+    /// Who decides, already checked to be a person (`identity::check_decider`).
+    pub by: &'a str,
+    /// Why (a rejection's reason).
+    pub reason: Option<String>,
+    /// When (RFC 3339).
+    pub decided_at: String,
+    /// The proposing agent's role (`stage::role_for`).
+    pub role: &'a str,
+}
+
+/// The approval record of `decision` on the pending entry at `position`, once it holds against
+/// `snapshot`: the target is still what the proposal saw, and an approved `mark-canonical` has
+/// no live rival for its scope. Pure: the caller records it, then moves the overlay
+/// ([`apply_decision`]).
+pub fn decide(
+    overlay: &EnrichmentOverlayV1,
+    position: usize,
+    snapshot: &Snapshot,
+    decision: Decision<'_>,
+) -> Result<ApprovalRecord, Refusal> {
+    let Some(entry) = overlay.pending.get(position) else {
+        return Err(Refusal::NotPending(format!("at position {position}")));
+    };
+    let proposal = &entry.proposal;
+    let current = snapshot
+        .entities
+        .iter()
+        .find(|e| e.id() == &proposal.entity)
+        .map(|e| e.content_hash().as_str());
+    if current != Some(proposal.target_content_hash.as_str()) {
+        return Err(Refusal::TargetChanged {
+            entity: proposal.entity.to_string(),
+            proposal: proposal.proposal_id.to_string(),
+        });
+    }
+    if decision.approve
+        && let Some(rival) = canonical_rival(overlay, proposal, snapshot)
+        && let ProposalPayload::MarkCanonical(m) = &proposal.payload
+    {
+        return Err(Refusal::CanonicalConflict {
+            scope: m.scope.to_string(),
+            document: rival.proposal.entity.to_string(),
+            rival: rival.proposal.proposal_id.to_string(),
+            by: rival.accepted_by.clone(),
+            proposal: proposal.proposal_id.to_string(),
+        });
+    }
+    Ok(ApprovalRecord {
+        approval_id: approval_id(&proposal.proposal_id, &proposal.target_content_hash),
+        proposal_id: proposal.proposal_id.clone(),
+        target_content_hash: proposal.target_content_hash.clone(),
+        decision: if decision.approve {
+            ApprovalDecision::Approved
+        } else {
+            ApprovalDecision::Rejected
+        },
+        by: decision.by.to_owned(),
+        reason: decision.reason,
+        decided_at: decision.decided_at,
+        kind: proposal.kind().as_str().to_owned(),
+        entity: proposal.entity.to_string(),
+        agent_id: proposal.origin.agent_id.clone(),
+        role: decision.role.to_owned(),
+        payload: serde_json::to_value(proposal)
+            .ok()
+            .and_then(|v| v.get("payload").cloned()),
     })
 }
 

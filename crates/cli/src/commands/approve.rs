@@ -8,13 +8,15 @@ use std::collections::BTreeSet;
 
 use serde_json::json;
 
-use doc_bridge_enrich::approvals::{apply_decision, canonical_rival, reconcile, record_mismatches};
+use doc_bridge_enrich::approvals::{
+    self, Decision, apply_decision, find_pending, reconcile, record_mismatches,
+};
 use doc_bridge_enrich::identity::check_decider;
 use doc_bridge_enrich::recount;
 use doc_bridge_enrich::stage::role_for;
 use doc_bridge_enrich::{Context, partition_mismatches, revalidate as revalidate_overlay};
 use doc_bridge_model::approval::{ApprovalDecision, ApprovalRecord};
-use doc_bridge_model::enrichment::{ACCEPTED_BY_POLICY, approval_id, validate_overlay};
+use doc_bridge_model::enrichment::{ACCEPTED_BY_POLICY, validate_overlay};
 use doc_bridge_store::artifact::to_artifact_bytes;
 
 use crate::args::{EnrichDecideArgs, EnrichRevalidateArgs};
@@ -83,8 +85,7 @@ impl Outcome {
     }
 }
 
-/// The shortest id prefix `enrich approve` and `reject` take.
-pub const MIN_ID_PREFIX: usize = 8;
+pub use doc_bridge_enrich::approvals::MIN_ID_PREFIX;
 
 /// The one decision function behind `enrich approve|reject`, the MCP `proposals` tool and the
 /// review page's commands: the approval store decides first, the overlay moves second, the
@@ -121,56 +122,24 @@ pub fn decide_proposal(
     };
     let records = crate::agent_stage::load_judgments(repo);
     let reconciled = !reconcile(&mut overlay, &records).is_empty();
-    // A full id, or (as `enrich list` shows them) a prefix only one pending proposal has.
-    let prefixed: Vec<usize> = overlay
-        .pending
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            proposal_id.len() >= MIN_ID_PREFIX && e.proposal.proposal_id.starts_with(proposal_id)
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let exact = overlay
-        .pending
-        .iter()
-        .position(|e| e.proposal.proposal_id == proposal_id);
-    if exact.is_none() && prefixed.len() > 1 {
-        return Err(UserError::findings(format!(
-            "`{proposal_id}` begins {} pending proposal ids; give more of it",
-            prefixed.len()
-        )));
-    }
-    let Some(position) = exact.or(prefixed.first().copied()) else {
-        if reconciled {
-            // The recorded decisions are written into the overlay (and the index) even though
-            // this one is refused.
-            write_reconciled(repo, &mut overlay)?;
-            pipeline::reindex_with_overlay(repo)?;
+    let position = match find_pending(&overlay, proposal_id) {
+        Ok(position) => position,
+        Err(refusal) => {
+            if reconciled {
+                // The recorded decisions are written into the overlay (and the index) even
+                // though this one is refused.
+                write_reconciled(repo, &mut overlay)?;
+                pipeline::reindex_with_overlay(repo)?;
+            }
+            return Err(UserError::findings(refusal.to_string()));
         }
-        let decided = overlay
-            .accepted
-            .iter()
-            .any(|e| e.proposal.proposal_id == proposal_id)
-            || overlay
-                .rejected
-                .iter()
-                .any(|e| e.proposal_id == proposal_id);
-        return Err(UserError::findings(if decided {
-            format!("proposal {} is already decided", proposal_id)
-        } else {
-            format!(
-                "no pending proposal {}; see `doc-bridge enrich list --state pending`",
-                proposal_id
-            )
-        }));
     };
     let proposal = overlay.pending[position].proposal.clone();
     let agents = agent_identities(repo, Some(&overlay));
     let by = check_decider(by, &proposal.origin.agent_id, &agents)
         .map_err(|e| UserError::findings(format!("`--by`: {e}")))?;
-    // The target must still be what the proposal saw: an approval never applies to a changed document.
-    // The index is loaded for its freshness (stale: an error) and to vouch for the snapshot.
+    // The index is loaded for its freshness (stale: an error) and to vouch for the snapshot
+    // the decision is checked against.
     let (_, snapshot) = if reconciled {
         // The index was derived before the reconciled moves: bring both up to date first.
         write_reconciled(repo, &mut overlay)?;
@@ -179,61 +148,20 @@ pub fn decide_proposal(
     } else {
         pipeline::load_for_query_with_snapshot(repo, false)?
     };
-    let current = snapshot
-        .entities
-        .iter()
-        .find(|e| e.id() == &proposal.entity)
-        .map(|e| e.content_hash().to_string());
-    if current.as_deref() != Some(proposal.target_content_hash.as_str()) {
-        return Err(UserError::findings(format!(
-            "the target {} changed since proposal {} was made; it can no longer be approved or rejected",
-            proposal.entity, proposal.proposal_id
-        )));
-    }
-
-    // At most one canonical document per scope: a second one waits (`canonical-conflict`)
-    // until a person rejects it, and cannot be approved while the first stands.
-    if approve
-        && let Some(rival) = canonical_rival(&overlay, &proposal, &snapshot)
-        && let doc_bridge_model::enrichment::ProposalPayload::MarkCanonical(m) = &proposal.payload
-    {
-        return Err(UserError::findings(format!(
-            "scope {} already has canonical document {} (proposal {}, accepted by {}); a scope has one canonical document: reject this one with `doc-bridge enrich reject {} --by NAME`",
-            m.scope,
-            rival.proposal.entity,
-            rival.proposal.proposal_id,
-            rival.accepted_by,
-            proposal.proposal_id
-        )));
-    }
-
-    let approval = approval_id(&proposal.proposal_id, &proposal.target_content_hash);
-    let now = now_rfc3339();
-    let record = ApprovalRecord {
-        approval_id: approval.clone(),
-        proposal_id: proposal.proposal_id.clone(),
-        target_content_hash: proposal.target_content_hash.clone(),
-        decision: if approve {
-            ApprovalDecision::Approved
-        } else {
-            ApprovalDecision::Rejected
-        },
-        by: by.to_owned(),
+    let role = role_for(
+        &repo.config,
+        &proposal.origin.agent_id,
+        proposal.kind().as_str(),
+    );
+    let decision = Decision {
+        approve,
+        by,
         reason,
-        decided_at: now.clone(),
-        kind: proposal.kind().as_str().to_owned(),
-        entity: proposal.entity.to_string(),
-        agent_id: proposal.origin.agent_id.clone(),
-        role: role_for(
-            &repo.config,
-            &proposal.origin.agent_id,
-            proposal.kind().as_str(),
-        )
-        .to_owned(),
-        payload: serde_json::to_value(&proposal)
-            .ok()
-            .and_then(|v| v.get("payload").cloned()),
+        decided_at: now_rfc3339(),
+        role,
     };
+    let record = approvals::decide(&overlay, position, &snapshot, decision)
+        .map_err(|refusal| UserError::findings(refusal.to_string()))?;
     record_decision(repo, &record)?;
     apply_decision(&mut overlay, position, &record);
     write_reconciled(repo, &mut overlay)?;
@@ -242,7 +170,7 @@ pub fn decide_proposal(
         approved: approve,
         proposal_id: proposal.proposal_id.to_string(),
         kind: proposal.kind().as_str().to_owned(),
-        approval_id: approval.to_string(),
+        approval_id: record.approval_id.to_string(),
         by: by.to_owned(),
         overlay_hash: overlay.content_hash.to_string(),
         index_hash: index_hash.to_string(),
