@@ -199,6 +199,23 @@ pub fn tokenize(text: &str, emit: &mut impl FnMut(&str)) {
     });
 }
 
+/// The words of `text` in order, each as its first token (the whole word, as search indexes it;
+/// a compound's parts are no words of their own here). A word with no token (a stopword) is
+/// skipped; a CJK run is passed as `None`, a break in the sequence.
+pub fn words(text: &str, emit: &mut impl FnMut(Option<&str>)) {
+    segments(text, &mut |segment| match segment {
+        Segment::Word(_) => {
+            let mut first = true;
+            expand_with(segment, Stems::Memoized, &mut |token| {
+                if std::mem::take(&mut first) {
+                    emit(Some(token));
+                }
+            });
+        }
+        Segment::Cjk(_) => emit(None),
+    });
+}
+
 /// A piece of text whose tokens depend on it alone: a word (letters, digits and separators) or
 /// a run of CJK characters. Tokenizing is splitting into segments, then expanding each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

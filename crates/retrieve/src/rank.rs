@@ -59,6 +59,9 @@ pub const REFERENCE_MAX_TARGETS: usize = 6;
 /// The best place of a result's file holds this share of the query's weight: up to this much
 /// (`rerank_by_passages`; 10% of [`LEXICAL_SCALE`]).
 pub const PASSAGE_WEIGHT: f64 = 20.0;
+/// A result's file writes this share of the query's consecutive word pairs: up to this much more
+/// (`rerank_by_passages`).
+pub const PHRASE_WEIGHT: f64 = 10.0;
 /// How many of the best results are looked into for [`PASSAGE_WEIGHT`].
 pub const PASSAGE_CANDIDATES: usize = 30;
 
@@ -812,10 +815,14 @@ pub fn rerank_by_passages(
             Some((term, idf(n, df)))
         })
         .collect();
+    let pairs = crate::snippet::word_pairs(query);
+    // A pair of common words is no phrase worth finding: each pair weighs its rarer word's idf.
+    let idf_of = |term: &str| collection.postings(term).map_or(0.0, |(df, _)| idf(n, df));
     if weights.len() >= 2 {
         for (hit, text) in hits.iter_mut().zip(texts) {
             let Some(text) = text else { continue };
-            let gain = PASSAGE_WEIGHT * crate::snippet::coverage(text, &weights);
+            let gain = PASSAGE_WEIGHT * crate::snippet::coverage(text, &weights)
+                + PHRASE_WEIGHT * crate::snippet::phrase_share(text, &pairs, &idf_of);
             if gain > 0.0 && hit.parts.lexical > 0.0 {
                 hit.parts.passage = gain;
                 hit.score += gain;

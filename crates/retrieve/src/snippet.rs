@@ -151,6 +151,59 @@ fn context_of(line: &str, kind: TextKind) -> Option<String> {
     }
 }
 
+/// Consecutive word pairs of `text` (its [`lexicon::words`] in order, distinct): the phrases a
+/// query's word order carries.
+pub fn word_pairs(text: &str) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut previous: Option<String> = None;
+    lexicon::words(text, &mut |word| {
+        match (previous.take(), word) {
+            (Some(a), Some(b)) if a != b => {
+                let pair = (a, b.to_owned());
+                if !pairs.contains(&pair) {
+                    pairs.push(pair);
+                }
+            }
+            _ => {}
+        }
+        previous = word.map(str::to_owned);
+    });
+    pairs
+}
+
+/// The share of `pairs` (a query's [`word_pairs`]) that `text` writes as consecutive words
+/// somewhere (0..=1): a page that says "failed to resolve component" holds the phrase of a
+/// pasted `Failed to resolve component` warning, which its words alone do not tell.
+pub fn phrase_share(text: &str, pairs: &[(String, String)], weight: &dyn Fn(&str) -> f64) -> f64 {
+    let weights: Vec<f64> = pairs
+        .iter()
+        .map(|(a, b)| weight(a).min(weight(b)).max(0.0))
+        .collect();
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 || text.len() > MAX_TEXT_BYTES {
+        return 0.0;
+    }
+    let mut found = vec![false; pairs.len()];
+    let mut previous: Option<String> = None;
+    lexicon::words(text, &mut |word| {
+        if let (Some(a), Some(b)) = (previous.as_deref(), word) {
+            for (slot, (x, y)) in found.iter_mut().zip(pairs) {
+                if x == a && y == b {
+                    *slot = true;
+                }
+            }
+        }
+        previous = word.map(str::to_owned);
+    });
+    let held: f64 = found
+        .iter()
+        .zip(&weights)
+        .filter(|(f, _)| **f)
+        .map(|(_, w)| w)
+        .sum();
+    held / total
+}
+
 /// Lines in the window [`coverage`] slides over a file.
 pub const COVERAGE_WINDOW: usize = 8;
 
@@ -275,5 +328,33 @@ mod tests {
         );
         assert_eq!(text_kind("docs/a.md"), TextKind::Prose);
         assert_eq!(text_kind("src/a.py"), TextKind::Code);
+    }
+
+    #[test]
+    fn word_pairs_follow_the_words_not_their_parts() {
+        let pairs = word_pairs("Failed to resolve component: ion-button");
+        let words: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        // The stopword is skipped, the compound is one word, its parts are not pairs.
+        assert_eq!(words.len(), 3, "{words:?}");
+        assert_eq!(words[2].1, "ion-button", "{words:?}");
+        assert!(word_pairs("one").is_empty());
+    }
+
+    #[test]
+    fn the_phrase_share_counts_pairs_written_in_order_weighted() {
+        let pairs = word_pairs("failed to resolve component");
+        let even = |_: &str| 1.0;
+        let ordered = "Vue emits a \"failed to resolve component\" warning.";
+        assert!((phrase_share(ordered, &pairs, &even) - 1.0).abs() < 1e-9);
+        let scrambled = "The component failed. Later, resolve it.";
+        assert_eq!(phrase_share(scrambled, &pairs, &even), 0.0);
+        // Half the pairs, by weight: only the rarer word of a pair counts.
+        let half = "It failed to resolve. Later, one component.";
+        assert!((phrase_share(half, &pairs, &even) - 0.5).abs() < 1e-9);
+        let no_weight = |_: &str| 0.0;
+        assert_eq!(phrase_share(ordered, &pairs, &no_weight), 0.0);
     }
 }

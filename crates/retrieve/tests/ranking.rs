@@ -9,8 +9,8 @@ use doc_bridge_model::projection::{
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::rank::{
-    CANONICALITY_CAP, Confidence, PASSAGE_WEIGHT, PROXIMITY_ONE_HOP, SIGNAL_WEIGHT, SearchOptions,
-    TERM_IDENTITY, rerank_by_passages, search,
+    CANONICALITY_CAP, Confidence, PASSAGE_WEIGHT, PHRASE_WEIGHT, PROXIMITY_ONE_HOP, SIGNAL_WEIGHT,
+    SearchOptions, TERM_IDENTITY, rerank_by_passages, search,
 };
 use proptest::prelude::*;
 
@@ -647,7 +647,7 @@ fn a_page_that_answers_in_one_place_moves_up_after_its_passages_are_read() {
     let reranked = rerank_by_passages(&collection, "session timeout rotation", hits, &texts, 10);
     assert_eq!(p.entries[reranked[0].entry].id, "document:together.md");
     assert!(reranked[0].parts.passage > reranked[1].parts.passage);
-    assert!(reranked[0].parts.passage <= PASSAGE_WEIGHT);
+    assert!(reranked[0].parts.passage <= PASSAGE_WEIGHT + PHRASE_WEIGHT);
     // The limit holds, and a result without text gains nothing.
     let hits = search(&collection, "session timeout rotation", &options);
     let none = rerank_by_passages(
@@ -659,6 +659,40 @@ fn a_page_that_answers_in_one_place_moves_up_after_its_passages_are_read() {
     );
     assert_eq!(none.len(), 1);
     assert_eq!(none[0].parts.passage, 0.0);
+}
+
+/// Of two pages with the same words, the one that writes a pasted
+/// message's words in its order moves up: word order is evidence BM25 does not see.
+#[test]
+fn a_page_that_writes_the_query_as_a_phrase_moves_up() {
+    // The same words, so the same lexical score: only their order differs.
+    let ordered_text = "# Custom elements\n\nVue emits failed to resolve component warning here.\n";
+    let scrambled_text =
+        "# Custom elements\n\nVue emits warning component resolve to failed here.\n";
+    let ordered = entry("document:ordered.md", "Ordered", ordered_text);
+    let scrambled = entry("document:scrambled.md", "Scrambled", scrambled_text);
+    // The scrambled page first in the projection: ties would keep it first.
+    let p = projection(vec![scrambled, ordered]);
+    let collection = Collection::build(&p);
+    let options = SearchOptions {
+        floor: 0.0,
+        ..SearchOptions::default()
+    };
+    let query = "Failed to resolve component warning";
+    let hits = search(&collection, query, &options);
+    let texts: Vec<Option<String>> = hits
+        .iter()
+        .map(|h| {
+            Some(match p.entries[h.entry].id.as_str() {
+                "document:ordered.md" => ordered_text.to_owned(),
+                _ => scrambled_text.to_owned(),
+            })
+        })
+        .collect();
+    let reranked = rerank_by_passages(&collection, query, hits, &texts, 10);
+    assert_eq!(p.entries[reranked[0].entry].id, "document:ordered.md");
+    let gap = reranked[0].parts.passage - reranked[1].parts.passage;
+    assert!(gap > 0.0 && gap <= PHRASE_WEIGHT, "{gap}");
 }
 
 /// `--explain` names the query's own words: the piece of a punctuated run that gave the term,
