@@ -365,3 +365,22 @@ fn search_refresh_brings_the_index_up_to_date_and_says_what_it_wrote() {
     );
     assert_eq!(code(&both), 2);
 }
+
+/// `--explain` as text names every part JSON has, the passage part (where the words stand in the
+/// file, and in which order) included, with the same value.
+#[test]
+fn explain_text_shows_the_passage_part_json_has() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    let query = "session token refresh";
+    let json = run(dir.path(), &["search", "--json", "--explain", query]);
+    assert_eq!(code(&json), 0, "{}", stderr(&json));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let passage = value["results"][0]["explain"]["parts"]["passage"]
+        .as_f64()
+        .unwrap();
+    assert!(passage > 0.0, "{value:#}");
+    let text = run(dir.path(), &["search", "--explain", query]);
+    let shown = format!("+ passage {passage:.2} +");
+    assert!(stdout(&text).contains(&shown), "{}", stdout(&text));
+}

@@ -135,7 +135,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
             if let Some(explain) = &hit.explain {
                 let p = &explain.parts;
                 crate::outln!(
-                    "      lexical {:.2} × prior {:.2} + exactId {:.0} + exactPath {:.0} + exactSymbol {:.0} + exactTitle {:.0} + termIdentity {:.0} + reference {:.2} + proximity {:.2} + canonicality {:.2} + audienceFit {:.2} + signals {:.2}",
+                    "      lexical {:.2} × prior {:.2} + exactId {:.0} + exactPath {:.0} + exactSymbol {:.0} + exactTitle {:.0} + termIdentity {:.0} + reference {:.2} + passage {:.2} + proximity {:.2} + canonicality {:.2} + audienceFit {:.2} + signals {:.2}",
                     p.lexical,
                     p.prior,
                     p.exact_id,
@@ -144,6 +144,7 @@ pub fn run(args: &SearchArgs) -> CommandResult {
                     p.exact_title,
                     p.term_identity,
                     p.reference,
+                    p.passage,
                     p.graph_proximity,
                     p.canonicality,
                     p.audience_fit,
