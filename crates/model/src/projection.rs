@@ -143,15 +143,13 @@ pub struct EntryGraph {
     /// Documents that cover this entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub covered_by: Vec<EntityId>,
-    /// Inbound edges used for proximity (bounded, sorted).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub inbound: Vec<Edge>,
     /// Inbound `links-to` count.
     pub inbound_links: u32,
     /// Documents that mention this entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mentioned_by: Vec<EntityId>,
-    /// Outbound edges used for proximity (bounded, sorted).
+    /// Outbound edges used for proximity (bounded, sorted). The inbound ones are the other
+    /// entries' outbound edges to this one, found by the reader (`collection::build`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outbound: Vec<Edge>,
     /// The package the entry belongs to.

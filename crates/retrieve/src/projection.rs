@@ -24,7 +24,7 @@ use crate::lexicon;
 use crate::overlay::OverlaySignals;
 
 /// Version of the graph metrics definition.
-pub const GRAPH_VERSION: u32 = 1;
+pub const GRAPH_VERSION: u32 = 2;
 /// PageRank damping.
 pub const PAGERANK_DAMPING: f64 = 0.85;
 /// PageRank iteration cap.
@@ -550,15 +550,10 @@ fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [P
         }
         let proximity = PROXIMITY_KINDS.iter().any(|k| k.as_str() == kind);
         if proximity {
-            let (from_id, to_id) = (id_of(entries, from), id_of(entries, to));
+            let to_id = id_of(entries, to);
             entries[from].graph.outbound.push(Edge {
                 kind: kind.to_owned(),
                 entity: to_id,
-                confidence: confidence.to_owned(),
-            });
-            entries[to].graph.inbound.push(Edge {
-                kind: kind.to_owned(),
-                entity: from_id,
                 confidence: confidence.to_owned(),
             });
         }
@@ -583,11 +578,10 @@ fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [P
             _ => None,
         };
         entry.graph.package_id = package;
-        for list in [&mut entry.graph.inbound, &mut entry.graph.outbound] {
-            list.sort();
-            list.dedup();
-            list.truncate(MAX_EDGES);
-        }
+        let outbound = &mut entry.graph.outbound;
+        outbound.sort();
+        outbound.dedup();
+        outbound.truncate(MAX_EDGES);
         entry.graph.covered_by.sort();
         entry.graph.covered_by.dedup();
         entry.graph.mentioned_by.sort();

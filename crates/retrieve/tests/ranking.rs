@@ -92,15 +92,11 @@ fn with_symbol(mut e: ProjectedEntry, name: &str, declared: bool) -> ProjectedEn
     e
 }
 
+/// `from` links to `to` (the collection finds the inbound side from `from`'s outbound edges).
 fn link(mut from: ProjectedEntry, to: &mut ProjectedEntry) -> ProjectedEntry {
     from.graph.outbound.push(Edge {
         kind: "links-to".into(),
         entity: EntityId::from_raw(to.id.clone()),
-        confidence: "observed".into(),
-    });
-    to.graph.inbound.push(Edge {
-        kind: "links-to".into(),
-        entity: EntityId::from_raw(from.id.clone()),
         confidence: "observed".into(),
     });
     from
@@ -147,6 +143,30 @@ fn declared_symbol_outranks_its_reexport() {
     );
     assert_eq!(p.entries[hits[0].entry].id, "module:src/session.ts");
     assert!(hits[0].parts.exact_symbol > hits[1].parts.exact_symbol);
+}
+
+/// Proximity runs both ways although the projection stores outbound edges only: a page that
+/// links to the best hit is its neighbour too (the collection finds the inbound side).
+#[test]
+fn a_page_linking_to_the_best_hit_is_its_neighbour() {
+    let mut doc = entry(
+        "document:docs/crypto.md",
+        "Signing keys",
+        "rotation of the signing keys",
+    );
+    let index = link(entry("document:docs/index.md", "Index", ""), &mut doc);
+    let p = projection(vec![doc, index]);
+    let collection = Collection::build(&p);
+    let options = SearchOptions {
+        floor: 0.0,
+        ..SearchOptions::default()
+    };
+    let hits = search(&collection, "signing rotation", &options);
+    let linking = hits
+        .iter()
+        .find(|h| p.entries[h.entry].id == "document:docs/index.md")
+        .expect("surfaced by its link to the best hit");
+    assert!(linking.parts.graph_proximity > 0.0, "{:?}", linking.parts);
 }
 
 #[test]

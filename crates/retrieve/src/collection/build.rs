@@ -196,6 +196,35 @@ impl Collection {
     }
 }
 
+/// Per entry, the entries whose outbound edges reach it, as the projection's outbound lists
+/// give them: ordered as edges are (kind, the other entry's id, confidence) and cut at
+/// `MAX_EDGES`, as each entry's own outbound list is.
+fn inbound_neighbours(
+    projection: &RetrievalIndexV1,
+    by_id: &FxHashMap<&str, u32>,
+) -> Vec<Vec<u32>> {
+    let mut edges: Vec<Vec<(&str, &str, &str, u32)>> = vec![Vec::new(); projection.entries.len()];
+    for (from, entry) in projection.entries.iter().enumerate() {
+        let from = u32::try_from(from).unwrap_or(u32::MAX);
+        for edge in &entry.graph.outbound {
+            if let Some(&to) = by_id.get(edge.entity.as_str())
+                && let Some(list) = edges.get_mut(to as usize)
+            {
+                list.push((&edge.kind, &entry.id, &edge.confidence, from));
+            }
+        }
+    }
+    edges
+        .into_iter()
+        .map(|mut list| {
+            list.sort_unstable();
+            list.dedup();
+            list.truncate(crate::projection::MAX_EDGES);
+            list.into_iter().map(|(_, _, _, from)| from).collect()
+        })
+        .collect()
+}
+
 /// Every entry's fields tokenized (through the active token memo, if any).
 fn analyse_entries(projection: &RetrievalIndexV1) -> Vec<Arc<AnalysedEntry>> {
     let memo = crate::token_memo::active();
@@ -280,6 +309,7 @@ fn columns_and_names(
         .enumerate()
         .map(|(i, e)| (e.id.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
         .collect();
+    let inbound = inbound_neighbours(projection, &by_id);
     let mut columns = Columns::default();
     let mut exact: FxHashMap<String, Vec<(u32, ExactKind)>> = FxHashMap::default();
     for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(analysed) {
@@ -375,10 +405,10 @@ fn columns_and_names(
 
         let mut neighbours: Vec<u32> = entry
             .graph
-            .inbound
+            .outbound
             .iter()
-            .chain(&entry.graph.outbound)
             .filter_map(|edge| by_id.get(edge.entity.as_str()).copied())
+            .chain(inbound[index as usize].iter().copied())
             .filter(|n| *n != index)
             .collect();
         neighbours.sort_unstable();
