@@ -125,6 +125,10 @@ def main():
                 detail["bm25_rank"] = bscore["rank"]
                 detail["bm25_top"] = theirs[i][:5]
             details.append(detail)
+    # Before the table: a reader that stops early (`| head`) must not cost the details.
+    if args.details:
+        with open(args.details, "w", encoding="utf-8") as f:
+            json.dump(details, f, indent=1)
 
     systems = [s for s in ("doc-bridge", "bm25") if rows[s]]
     print("| slice | cases | " + " | ".join(f"{s} hit@1 | {s} hit@3 | {s} MRR@10" for s in systems) + " |")
@@ -149,9 +153,6 @@ def main():
     for corpus in corpora:
         for kind in kinds:
             line(f"{corpus} / {kind}", lambda r, c=corpus, k=kind: r["corpus"] == c and r["kind"] == k)
-    if args.details:
-        with open(args.details, "w", encoding="utf-8") as f:
-            json.dump(details, f, indent=1)
 
 
 if __name__ == "__main__":
