@@ -194,7 +194,14 @@ impl State {
                         "the index is stale and could not be refreshed: {e}"
                     ))
                 })?);
-                self.load_and_check()?
+                // What the watch session built in this call is the check: it walked the tree
+                // after the call arrived. Anything else (the full pipeline ran, or another
+                // process replaced `index.json` since) is read and checked again.
+                if self.holds_index_on_disk() {
+                    None
+                } else {
+                    self.load_and_check()?
+                }
             }
             other => other,
         };
@@ -211,6 +218,12 @@ impl State {
             Some(freshness) => return Err(stale_error(&freshness)),
         }
         Ok(loaded)
+    }
+
+    /// Whether the loaded index is the one `index.json` holds now (same stamp).
+    fn holds_index_on_disk(&self) -> bool {
+        let path = self.root.join(crate::repo::ARTIFACT_DIR).join(INDEX_FILE);
+        matches!((&self.loaded, file_stamp(&path)), (Some((loaded, _)), Some(now)) if *loaded == now)
     }
 
     /// Reloads the index when its file changed, then checks its freshness: what is stale, if
