@@ -39,6 +39,25 @@ pub struct Loaded {
     pub refreshed: Option<String>,
 }
 
+impl Loaded {
+    /// What the tools read, before any call looked at its freshness.
+    fn new(
+        repo: Repo,
+        index: DocBridgeIndexV1,
+        snapshot: Snapshot,
+        collection: Collection,
+    ) -> Self {
+        Loaded {
+            repo,
+            index,
+            snapshot,
+            collection,
+            stale: None,
+            refreshed: None,
+        }
+    }
+}
+
 /// The server's state.
 pub struct State {
     root: PathBuf,
@@ -149,17 +168,8 @@ impl State {
             )
         };
         // Written and gone already (`None`): the next look reads whatever is there now.
-        self.loaded = file_stamp(&repo.artifact(INDEX_FILE)).map(|stamp| {
-            let loaded = Loaded {
-                repo,
-                index,
-                snapshot,
-                collection,
-                stale: None,
-                refreshed: None,
-            };
-            (stamp, loaded)
-        });
+        self.loaded = file_stamp(&repo.artifact(INDEX_FILE))
+            .map(|stamp| (stamp, Loaded::new(repo, index, snapshot, collection)));
         Ok(described)
     }
 
@@ -267,12 +277,5 @@ fn load(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
         (cache.index_hash == index.content_hash).then_some(cache.collection)
     });
     let collection = cached.unwrap_or_else(|| Collection::build(&index.projection));
-    Ok(Loaded {
-        repo,
-        index,
-        snapshot,
-        collection,
-        stale: None,
-        refreshed: None,
-    })
+    Ok(Loaded::new(repo, index, snapshot, collection))
 }
