@@ -92,6 +92,14 @@ fn with_symbol(mut e: ProjectedEntry, name: &str, declared: bool) -> ProjectedEn
     e
 }
 
+/// Search options that keep every result (no floor).
+fn unfloored() -> SearchOptions {
+    SearchOptions {
+        floor: 0.0,
+        ..SearchOptions::default()
+    }
+}
+
 /// `from` links to `to` (the collection finds the inbound side from `from`'s outbound edges).
 fn link(mut from: ProjectedEntry, to: &mut ProjectedEntry) -> ProjectedEntry {
     from.graph.outbound.push(Edge {
@@ -112,10 +120,7 @@ fn exact_id_beats_any_lexical_match() {
         "auth auth auth auth auth auth",
     );
     let p = projection(vec![package, noisy]);
-    let options = SearchOptions {
-        floor: 0.0,
-        ..SearchOptions::default()
-    };
+    let options = unfloored();
     assert_eq!(ids(&p, "auth", &options)[0], "package:auth");
 }
 
@@ -133,14 +138,7 @@ fn declared_symbol_outranks_its_reexport() {
     );
     let p = projection(vec![declared, reexport]);
     let collection = Collection::build(&p);
-    let hits = search(
-        &collection,
-        "createSession",
-        &SearchOptions {
-            floor: 0.0,
-            ..SearchOptions::default()
-        },
-    );
+    let hits = search(&collection, "createSession", &unfloored());
     assert_eq!(p.entries[hits[0].entry].id, "module:src/session.ts");
     assert!(hits[0].parts.exact_symbol > hits[1].parts.exact_symbol);
 }
@@ -157,10 +155,7 @@ fn a_page_linking_to_the_best_hit_is_its_neighbour() {
     let index = link(entry("document:docs/index.md", "Index", ""), &mut doc);
     let p = projection(vec![doc, index]);
     let collection = Collection::build(&p);
-    let options = SearchOptions {
-        floor: 0.0,
-        ..SearchOptions::default()
-    };
+    let options = unfloored();
     let hits = search(&collection, "signing rotation", &options);
     let linking = hits
         .iter()
@@ -183,14 +178,7 @@ fn proximity_only_results_carry_the_weaker_confidence() {
     let p = projection(vec![doc, module]);
     let collection = Collection::build(&p);
     // A relation alone scores under the default floor; with none, it is listed last.
-    let hits = search(
-        &collection,
-        "signing rotation",
-        &SearchOptions {
-            floor: 0.0,
-            ..SearchOptions::default()
-        },
-    );
+    let hits = search(&collection, "signing rotation", &unfloored());
     let related = hits
         .iter()
         .find(|h| p.entries[h.entry].id == "module:src/keystore.ts")
@@ -226,18 +214,7 @@ fn results_under_a_third_of_the_best_are_dropped_unless_the_floor_is_zero() {
         ids(&p, "rotation", &SearchOptions::default()),
         ["document:a.md"]
     );
-    assert_eq!(
-        ids(
-            &p,
-            "rotation",
-            &SearchOptions {
-                floor: 0.0,
-                ..SearchOptions::default()
-            }
-        )
-        .len(),
-        2
-    );
+    assert_eq!(ids(&p, "rotation", &unfloored()).len(), 2);
 }
 
 #[test]
@@ -273,24 +250,14 @@ fn two_term_queries_name_things_but_sentences_do_not() {
     let tokens = entry("module:src/tokens.ts", "tokens.ts", "");
     let p = projection(vec![session, tokens]);
     let collection = Collection::build(&p);
-    let two = search(
-        &collection,
-        "session tokens",
-        &SearchOptions {
-            floor: 0.0,
-            ..SearchOptions::default()
-        },
-    );
+    let two = search(&collection, "session tokens", &unfloored());
     // Each term names a module: a small bonus on top of the lexical match, not an identity.
     assert!(two.iter().all(|h| h.parts.term_identity > 0.0));
     assert!(two.iter().all(|h| h.parts.identity() == 0.0));
     let sentence = search(
         &collection,
         "how are session tokens refreshed",
-        &SearchOptions {
-            floor: 0.0,
-            ..SearchOptions::default()
-        },
+        &unfloored(),
     );
     assert!(sentence.iter().all(|h| h.parts.identity() == 0.0));
 }
@@ -310,14 +277,7 @@ fn translation_never_outranks_the_page_in_the_asked_language() {
     );
     ja.language = Some("ja".into());
     let p = projection(vec![en, ja]);
-    let order = ids(
-        &p,
-        "configuration",
-        &SearchOptions {
-            floor: 0.0,
-            ..SearchOptions::default()
-        },
-    );
+    let order = ids(&p, "configuration", &unfloored());
     // One result per page, in the asked language; the translation is folded into it.
     assert_eq!(order, ["document:docs/en/guide/config.md"]);
     let collection = Collection::build(&p);
@@ -569,10 +529,7 @@ fn tests_rank_below_the_code_they_exercise_unless_asked_for() {
     );
     test.tags.push("role:test".into());
     let p = projection(vec![source, test]);
-    let options = SearchOptions {
-        floor: 0.0,
-        ..SearchOptions::default()
-    };
+    let options = unfloored();
     assert_eq!(
         ids(&p, "session refresh", &options)[0],
         "module:src/session.py"
@@ -650,10 +607,7 @@ fn a_page_that_answers_in_one_place_moves_up_after_its_passages_are_read() {
     let together = entry("document:together.md", "Together", &together_text);
     let p = projection(vec![spread, together]);
     let collection = Collection::build(&p);
-    let options = SearchOptions {
-        floor: 0.0,
-        ..SearchOptions::default()
-    };
+    let options = unfloored();
     let hits = search(&collection, "session timeout rotation", &options);
     let texts: Vec<Option<String>> = hits
         .iter()
@@ -694,10 +648,7 @@ fn a_page_that_writes_the_query_as_a_phrase_moves_up() {
     // The scrambled page first in the projection: ties would keep it first.
     let p = projection(vec![scrambled, ordered]);
     let collection = Collection::build(&p);
-    let options = SearchOptions {
-        floor: 0.0,
-        ..SearchOptions::default()
-    };
+    let options = unfloored();
     let query = "Failed to resolve component warning";
     let hits = search(&collection, query, &options);
     let texts: Vec<Option<String>> = hits
