@@ -183,17 +183,25 @@ pub fn phrase_share(text: &str, pairs: &[(String, String)], weight: &dyn Fn(&str
     if total <= 0.0 || text.len() > MAX_TEXT_BYTES {
         return 0.0;
     }
+    // One lookup per word of the text, not one comparison per pair: a pasted report has
+    // hundreds of pairs, a file tens of thousands of words.
+    let index: std::collections::HashMap<(&str, &str), usize> = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, (a, b))| ((a.as_str(), b.as_str()), i))
+        .collect();
     let mut found = vec![false; pairs.len()];
-    let mut previous: Option<String> = None;
+    let mut previous = String::new();
+    let mut has_previous = false;
     lexicon::words(text, &mut |word| {
-        if let (Some(a), Some(b)) = (previous.as_deref(), word) {
-            for (slot, (x, y)) in found.iter_mut().zip(pairs) {
-                if x == a && y == b {
-                    *slot = true;
-                }
-            }
+        if let (true, Some(b)) = (has_previous, word)
+            && let Some(&i) = index.get(&(previous.as_str(), b))
+        {
+            found[i] = true;
         }
-        previous = word.map(str::to_owned);
+        has_previous = word.is_some();
+        previous.clear();
+        previous.push_str(word.unwrap_or_default());
     });
     let held: f64 = found
         .iter()
