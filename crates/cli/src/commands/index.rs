@@ -92,23 +92,26 @@ impl Outcome {
                 wrote_snapshot,
                 wrote_index,
                 ..
-            } => {
-                let wrote: Vec<&str> =
-                    [(*wrote_snapshot, SNAPSHOT_FILE), (*wrote_index, INDEX_FILE)]
-                        .into_iter()
-                        .filter_map(|(wrote, name)| wrote.then_some(name))
-                        .collect();
-                if wrote.is_empty() {
-                    format!("re-indexed {} files; nothing changed", self.summary.files)
-                } else {
-                    format!(
-                        "re-indexed {} files; wrote .doc-bridge/{}",
-                        self.summary.files,
-                        wrote.join(", .doc-bridge/")
-                    )
-                }
-            }
+            } => format!(
+                "re-indexed {} files; {}",
+                self.summary.files,
+                what_was_written(*wrote_snapshot, *wrote_index)
+            ),
         }
+    }
+}
+
+/// `wrote .doc-bridge/snapshot.json, .doc-bridge/index.json` (those written), or `nothing
+/// changed`: how a refresh says what it wrote.
+pub fn what_was_written(snapshot: bool, index: bool) -> String {
+    let wrote: Vec<&str> = [(snapshot, SNAPSHOT_FILE), (index, INDEX_FILE)]
+        .into_iter()
+        .filter_map(|(wrote, name)| wrote.then_some(name))
+        .collect();
+    if wrote.is_empty() {
+        "nothing changed".to_owned()
+    } else {
+        format!("wrote .doc-bridge/{}", wrote.join(", .doc-bridge/"))
     }
 }
 

@@ -15,7 +15,7 @@ use doc_bridge_retrieve::collection::Collection;
 
 use crate::exit::UserError;
 use crate::pipeline::{
-    INDEX_FILE, SEARCH_CACHE_FILE, SNAPSHOT_FILE, file_stamp, freshness_of, stale_error,
+    INDEX_FILE, SEARCH_CACHE_FILE, file_stamp, freshness_of, stale_error,
     verified_index_with_snapshot,
 };
 use crate::repo::Repo;
@@ -155,18 +155,10 @@ impl State {
             changes,
             written,
         } = *rebuilt;
-        let wrote: Vec<&str> = [(written.0, SNAPSHOT_FILE), (written.1, INDEX_FILE)]
-            .into_iter()
-            .filter_map(|(wrote, name)| wrote.then_some(name))
-            .collect();
-        let described = if wrote.is_empty() {
-            format!("re-read {changes}; nothing changed")
-        } else {
-            format!(
-                "re-read {changes}; wrote .doc-bridge/{}",
-                wrote.join(", .doc-bridge/")
-            )
-        };
+        let described = format!(
+            "re-read {changes}; {}",
+            crate::commands::index::what_was_written(written.0, written.1)
+        );
         // Written and gone already (`None`): the next look reads whatever is there now.
         self.loaded = file_stamp(&repo.artifact(INDEX_FILE))
             .map(|stamp| (stamp, Loaded::new(repo, index, snapshot, collection)));
