@@ -13,7 +13,8 @@
 //! generator reaches through the sidebar and navigation it builds, not through links. A
 //! translation (`docs/ja/guide.md` beside `docs/en/guide.md`: the same path but for the folder
 //! discovery read the document's language from) is reached when one of its translations is,
-//! through the language switcher.
+//! through the language switcher. A document that says it is an orphan on purpose (Sphinx's
+//! `:orphan:` metadata, or `orphan: true` in front matter) is one.
 
 use doc_bridge_model::RelPath;
 use std::collections::HashSet;
@@ -98,6 +99,7 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
         .collect();
     let reached = |d: &Document| {
         d.agent_doc
+            || d.front_matter.get("orphan") == Some(&serde_json::Value::Bool(true))
             || file_role(&d.path) == Some(FileRole::Changelog)
             || is_entry_document(&d.path)
             || is_host_document(&d.path)

@@ -26,6 +26,8 @@ fn handoffs_and_ownership_satisfy_the_contracts_schema() {
         "go-module",
         "problems",
         "docs-site",
+        "sphinx-project",
+        "asciidoc-site",
     ] {
         let dir = fixture_copy(fixture);
         index(dir.path());

@@ -11,6 +11,8 @@ const FIXTURES: &[&str] = &[
     "python-package",
     "go-module",
     "docs-site",
+    "sphinx-project",
+    "asciidoc-site",
 ];
 
 #[test]

@@ -73,6 +73,108 @@ fn docs_site() {
     check_fixture("docs-site");
 }
 
+#[test]
+fn sphinx_project() {
+    check_fixture("sphinx-project");
+}
+
+#[test]
+fn asciidoc_site() {
+    check_fixture("asciidoc-site");
+}
+
+fn document_ids(snapshot: &serde_json::Value) -> Vec<String> {
+    snapshot["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "document")
+        .map(|e| e["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// reStructuredText documents, `.txt` ones inside the Sphinx source directory only, and their
+/// links as Sphinx resolves them: `toctree` entries and `:doc:` names without a suffix, `/` for
+/// the source directory, `:ref:` through the label another document defines, `literalinclude`
+/// to a module; Sphinx roles as mentions of the module that declares the object.
+#[test]
+fn sphinx_project_links_resolve_as_sphinx_resolves_them() {
+    let dir = fixture_copy("sphinx-project");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let documents = document_ids(&s);
+    assert!(documents.contains(&"document:docs/firing.txt".to_owned()));
+    assert!(!documents.contains(&"document:requirements.txt".to_owned()));
+    for (from, to) in [
+        ("docs/index.rst", "document:docs/quickstart.rst"),
+        ("docs/index.rst", "document:docs/firing.txt"),
+        ("docs/index.rst", "document:docs/api/oven.rst"),
+        ("docs/quickstart.rst", "document:docs/api/oven.rst"),
+        ("docs/quickstart.rst", "document:docs/firing.txt"),
+        ("docs/quickstart.rst", "module:src/kiln/oven.py"),
+        ("docs/firing.txt", "document:docs/quickstart.rst"),
+        ("README.rst", "document:docs/index.rst"),
+    ] {
+        assert!(
+            relation_exists(&s, &format!("document:{from}"), "links-to", to),
+            "{from} → {to}"
+        );
+    }
+    assert!(relation_exists(
+        &s,
+        "document:docs/api/oven.rst",
+        "mentions",
+        "module:src/kiln/oven.py"
+    ));
+    assert_eq!(
+        diagnostic_codes(&s, "docs/quickstart.rst"),
+        vec!["broken-link".to_owned()]
+    );
+    let check = run(dir.path(), &["check", "--quiet", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let orphans: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "orphan-document")
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        orphans,
+        vec!["docs/notes.rst"],
+        "`:orphan:` exempts draft.rst"
+    );
+}
+
+/// AsciiDoc documents: `xref:` and `<<file.adoc#id,…>>` links, `include::`, a broken `xref:`.
+#[test]
+fn asciidoc_site_links_resolve() {
+    let dir = fixture_copy("asciidoc-site");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    for (from, to) in [
+        ("README.adoc", "docs/index.adoc"),
+        ("docs/index.adoc", "docs/modules/install.adoc"),
+        ("docs/index.adoc", "docs/modules/configure.adoc"),
+        ("docs/modules/install.adoc", "docs/modules/configure.adoc"),
+        ("docs/modules/install.adoc", "docs/partials/shared.adoc"),
+    ] {
+        assert!(
+            relation_exists(
+                &s,
+                &format!("document:{from}"),
+                "links-to",
+                &format!("document:{to}")
+            ),
+            "{from} → {to}"
+        );
+    }
+    assert_eq!(
+        diagnostic_codes(&s, "docs/index.adoc"),
+        vec!["broken-link".to_owned()]
+    );
+}
+
 fn relation_exists(snapshot: &serde_json::Value, from: &str, kind: &str, to: &str) -> bool {
     snapshot["relations"]
         .as_array()

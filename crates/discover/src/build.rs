@@ -3,7 +3,7 @@
 //! discovery order or thread count.
 
 use doc_bridge_model::timing::phase;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use rayon::prelude::*;
 
@@ -50,7 +50,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 4;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 5;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -88,7 +88,9 @@ pub fn build_snapshot_unsealed_from(
     let bodies = observed
         .iter_mut()
         .map(|file| match &mut file.analysis {
-            Analysis::Document(facts) => Some(std::mem::take(&mut facts.body)),
+            Analysis::Document(facts) | Analysis::Text(facts) => {
+                Some(std::mem::take(&mut facts.body))
+            }
             _ => None,
         })
         .collect();
@@ -166,6 +168,11 @@ struct Builder<'a> {
     numbered_pages: BTreeMap<RelPath, RelPath>,
     /// The page of each bare name, `None` when several share it ([`crate::links::pages_by_name`]).
     pages_by_name: BTreeMap<String, Option<RelPath>>,
+    /// `.txt` files read as reStructuredText that a Sphinx source directory holds: documents.
+    sphinx_texts: HashSet<&'a str>,
+    /// Each label documents define (`.. _label:`, `[[id]]`) → the first document by path that
+    /// defines it.
+    labels: HashMap<&'a str, &'a RelPath>,
 }
 
 fn whole_file(record: &FileRecord) -> Evidence {
@@ -218,15 +225,36 @@ impl<'a> Builder<'a> {
                 Some((p.id.clone(), facts.lib_path.clone()?))
             })
             .collect();
+        let sphinx = doc_bridge_model::site_generator::sphinx_sources(
+            observed.iter().map(|f| &f.record.path),
+        );
+        let sphinx_texts: HashSet<&str> = observed
+            .iter()
+            .filter(|f| matches!(f.analysis, Analysis::Text(_)))
+            .filter(|f| sphinx.iter().any(|source| f.record.path.is_within(source)))
+            .map(|f| f.record.path.as_str())
+            .collect();
         let site_roots = match &options.site_roots {
             Some(configured) => SiteRoots::configured(configured),
             None => SiteRoots::detect(
                 observed
                     .iter()
                     .map(|f| (&f.record.path, f.site_dir.as_deref())),
+                &sphinx,
                 &dirs,
             ),
         };
+        let mut labels: HashMap<&str, &RelPath> = HashMap::new();
+        for file in observed {
+            if let Some(facts) = document_facts(file, &sphinx_texts) {
+                for label in &facts.labels {
+                    // Observations come in path order: the first definition wins.
+                    labels
+                        .entry(label.name.as_str())
+                        .or_insert(&file.record.path);
+                }
+            }
+        }
         let numbered_pages = crate::links::numbered_pages(files.keys().copied());
         let pages_by_name = crate::links::pages_by_name(files.keys().copied());
         let mut package_at = HashMap::new();
@@ -258,6 +286,8 @@ impl<'a> Builder<'a> {
             site_roots,
             numbered_pages,
             pages_by_name,
+            sphinx_texts,
+            labels,
         }
     }
 
@@ -520,6 +550,7 @@ impl<'a> Builder<'a> {
             return match record.class {
                 doc_bridge_model::snapshot::FileClass::Module => Some(EntityId::module(path)),
                 doc_bridge_model::snapshot::FileClass::Document => Some(EntityId::document(path)),
+                _ if self.sphinx_texts.contains(path.as_str()) => Some(EntityId::document(path)),
                 _ => None,
             };
         }
@@ -545,11 +576,9 @@ impl<'a> Builder<'a> {
             .observed
             .par_iter()
             .zip(bodies)
-            .filter_map(|(file, body)| match &file.analysis {
-                Analysis::Document(facts) => {
-                    Some(this.document(file, facts, body, &package_names, exists))
-                }
-                _ => None,
+            .filter_map(|(file, body)| {
+                let facts = document_facts(file, &this.sphinx_texts)?;
+                Some(this.document(file, facts, body, &package_names, exists))
             })
             .collect();
         for (document, text, relations, diagnostics) in resolved {
@@ -590,14 +619,33 @@ impl<'a> Builder<'a> {
         let is_file = |path: &RelPath| self.files.contains_key(path.as_str());
         let is_dir = |path: &RelPath| self.dirs.contains(path);
         let numbered = |path: &RelPath| self.numbered_pages.get(path).cloned();
+        let is_text_page = |path: &RelPath| self.sphinx_texts.contains(path.as_str());
         let tree = Tree {
             is_file: &is_file,
             is_dir: &is_dir,
             numbered: &numbered,
+            is_text_page: &is_text_page,
         };
         // The site roots in this document's order, computed at its first site-absolute link.
         let mut site_roots = None;
         for link in &facts.links {
+            if let Some(label) = link.label.as_deref() {
+                // A label no document defines is left alone: extensions (`autosectionlabel`)
+                // and other projects (intersphinx) define labels this tree does not show.
+                if let Some(path) = self.labels.get(label)
+                    && let Some(entity) = self.entity_at(path)
+                {
+                    relations.push(Relation {
+                        from: id.clone(),
+                        to: entity,
+                        kind: RelationKind::LinksTo,
+                        provenance: Provenance::Observed,
+                        evidence: at_line(record, link.line),
+                        via: Some(link.target.clone()),
+                    });
+                }
+                continue;
+            }
             let (target, site) = match (link.path.as_deref(), link.site_path.as_deref()) {
                 (Some(path), _) if !path.is_empty() => (path, false),
                 (None, Some(site_path)) => (site_path, true),
@@ -939,7 +987,7 @@ impl<'a> Builder<'a> {
                 root: ".".to_owned(),
             },
             analyzers: analyzer_versions(),
-            files: files_with_attributes(self.observed),
+            files: files_with_attributes(self.observed, &self.sphinx_texts),
             entities: self.entities,
             relations: self.relations,
             diagnostics,
@@ -967,8 +1015,25 @@ fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
 }
 
 /// The serde (kebab-case) name of an analyzer enum value.
-/// The inventory, each record with what the repository's `.gitattributes` say of it.
-fn files_with_attributes(observed: &[ObservedFile]) -> Vec<FileRecord> {
+/// The document facts of an observation: a document's, or a `.txt` file's inside a Sphinx
+/// source directory (`sphinx_texts`).
+fn document_facts<'f>(
+    file: &'f ObservedFile,
+    sphinx_texts: &HashSet<&str>,
+) -> Option<&'f doc_bridge_markdown::MarkdownFacts> {
+    match &file.analysis {
+        Analysis::Document(facts) => Some(facts),
+        Analysis::Text(facts) if sphinx_texts.contains(file.record.path.as_str()) => Some(facts),
+        _ => None,
+    }
+}
+
+/// The inventory, each record with what the repository's `.gitattributes` say of it; a `.txt`
+/// file a Sphinx source directory holds is a document.
+fn files_with_attributes(
+    observed: &[ObservedFile],
+    sphinx_texts: &HashSet<&str>,
+) -> Vec<FileRecord> {
     let attributes: Vec<(RelPath, &str)> = observed
         .iter()
         .filter_map(|f| match &f.analysis {
@@ -982,6 +1047,11 @@ fn files_with_attributes(observed: &[ObservedFile]) -> Vec<FileRecord> {
         .iter()
         .map(|f| FileRecord {
             linguist: linguist.get(&f.record.path).map(|l| l.as_str().to_owned()),
+            class: if sphinx_texts.contains(f.record.path.as_str()) {
+                doc_bridge_model::snapshot::FileClass::Document
+            } else {
+                f.record.class
+            },
             ..f.record.clone()
         })
         .collect()

@@ -197,6 +197,8 @@ fn looks_like_file_extension(ext: &str) -> bool {
         ext,
         "md" | "mdx"
             | "markdown"
+            | "rst"
+            | "adoc"
             | "ts"
             | "tsx"
             | "mts"

@@ -20,10 +20,16 @@ const INDEX_PAGES: &[&str] = &[
     "README.md",
     "readme.md",
     "_index.md",
+    "index.rst",
+    "index.adoc",
+    "README.rst",
+    "README.adoc",
 ];
 
-/// Extensions a page link may leave out (or replace with `.html`), in the order tried.
-const PAGE_EXTENSIONS: &[&str] = &["md", "mdx", "markdown"];
+/// Extensions a page link may leave out (or replace with `.html`), in the order tried: a
+/// Sphinx document name (`:doc:`intro``, a `toctree` entry) leaves out `.rst`. A `.txt` file
+/// is a page only where [`Tree::is_text_page`] says so, tried after these.
+const PAGE_EXTENSIONS: &[&str] = &["md", "mdx", "markdown", "rst", "adoc", "asciidoc"];
 
 /// Markers of a template placeholder in a link target (Mustache/Handlebars/Jinja/Liquid `{{ }}`
 /// and `{% %}`, ERB/EJS `<% %>`, shell and JavaScript `${ }`).
@@ -38,6 +44,8 @@ pub struct Tree<'a> {
     /// The page this path names once a number prefix is put before its file name
     /// (`a/intro.md` → `a/01-intro.md`, [`numbered_pages`]).
     pub numbered: &'a dyn Fn(&RelPath) -> Option<RelPath>,
+    /// Whether this `.txt` file is a page (reStructuredText in a Sphinx source directory).
+    pub is_text_page: &'a dyn Fn(&RelPath) -> bool,
 }
 
 /// For a link from a translated page (`docs/es/docs/help.md`, a locale folder on its path as
@@ -326,6 +334,10 @@ fn index_page(tree: &Tree<'_>, dir: &RelPath) -> Option<RelPath> {
         .iter()
         .filter_map(|name| dir.join(name))
         .find(|page| (tree.is_file)(page))
+        .or_else(|| {
+            dir.join("index.txt")
+                .filter(|page| (tree.is_text_page)(page))
+        })
 }
 
 fn page_with_extension(tree: &Tree<'_>, stem: &str) -> Option<RelPath> {
@@ -336,6 +348,7 @@ fn page_with_extension(tree: &Tree<'_>, stem: &str) -> Option<RelPath> {
     };
     candidates()
         .find(|page| (tree.is_file)(page))
+        .or_else(|| RelPath::new(&format!("{stem}.txt")).filter(|page| (tree.is_text_page)(page)))
         .or_else(|| candidates().find_map(|page| (tree.numbered)(&page)))
 }
 
@@ -406,6 +419,7 @@ mod tests {
                 is_file: &is_file,
                 is_dir: &is_dir,
                 numbered: &numbered,
+                is_text_page: &|_| false,
             })
         }
 
@@ -415,7 +429,7 @@ mod tests {
             let mut listed: Vec<(&RelPath, Option<&str>)> =
                 self.files.iter().map(|f| (f, None)).collect();
             listed.push((&config, None));
-            SiteRoots::detect(listed, &self.dirs).for_document(&p(document))
+            SiteRoots::detect(listed, &[], &self.dirs).for_document(&p(document))
         }
     }
 
@@ -671,5 +685,36 @@ mod tests {
         ] {
             assert!(!is_placeholder(target), "{target}");
         }
+    }
+
+    #[test]
+    fn a_txt_file_is_a_page_only_where_the_tree_says_so() {
+        let files: BTreeSet<RelPath> = ["docs/intro.txt", "docs/api/index.txt"]
+            .iter()
+            .map(|f| p(f))
+            .collect();
+        let is_file = |path: &RelPath| files.contains(path);
+        let is_dir = |path: &RelPath| path.as_str() == "docs/api";
+        let numbered = |_: &RelPath| None;
+        let found = |sphinx: bool, link: &str| {
+            let is_text_page = |path: &RelPath| sphinx && files.contains(path);
+            let tree = Tree {
+                is_file: &is_file,
+                is_dir: &is_dir,
+                numbered: &numbered,
+                is_text_page: &is_text_page,
+            };
+            match find(&tree, &p(link), false) {
+                Some(Found::File(path)) => Some(path.as_str().to_owned()),
+                _ => None,
+            }
+        };
+        assert_eq!(found(true, "docs/intro").as_deref(), Some("docs/intro.txt"));
+        assert_eq!(
+            found(true, "docs/api").as_deref(),
+            Some("docs/api/index.txt")
+        );
+        assert_eq!(found(false, "docs/intro"), None);
+        assert_eq!(found(false, "docs/api"), None);
     }
 }

@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use doc_bridge_markdown::MarkdownFacts;
+use doc_bridge_markdown::{Format, MarkdownFacts};
 use doc_bridge_model::hash::StreamingHasher;
 use doc_bridge_model::snapshot::{Diagnostic, FileClass, FileRecord, Severity};
 use doc_bridge_model::{ContentHash, RelPath};
@@ -18,8 +18,12 @@ use crate::walk::WalkedFile;
 /// What a file was found to be, with its analyzer's facts.
 #[derive(Debug, Clone)]
 pub enum Analysis {
-    /// A Markdown document.
+    /// A document (Markdown, reStructuredText or AsciiDoc).
     Document(Box<MarkdownFacts>),
+    /// A `.txt` file read as reStructuredText: a document only inside a Sphinx source
+    /// directory, which the snapshot's build decides from the whole tree (its record says
+    /// `other` until then).
+    Text(Box<MarkdownFacts>),
     /// A source module.
     Module(Language, Box<SourceFacts>),
     /// A package manifest that parsed.
@@ -49,8 +53,10 @@ pub struct ObservedFile {
 /// What kind of analysis a path calls for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// Markdown.
-    Document,
+    /// A document in this format.
+    Document(Format),
+    /// A `.txt` file: reStructuredText if a Sphinx source directory holds it.
+    Text,
     /// Source code.
     Module(Language),
     /// A manifest.
@@ -76,8 +82,11 @@ pub fn classify(path: &RelPath) -> Kind {
         return Kind::Manifest(ecosystem);
     }
     let ext = path.extension().map(str::to_ascii_lowercase);
-    if matches!(ext.as_deref(), Some("md" | "mdx" | "markdown")) {
-        return Kind::Document;
+    if let Some(format) = ext.as_deref().and_then(Format::from_extension) {
+        return Kind::Document(format);
+    }
+    if ext.as_deref() == Some("txt") {
+        return Kind::Text;
     }
     match Language::from_path(path.as_str()) {
         Some(language) => Kind::Module(language),
@@ -185,7 +194,8 @@ fn oversize_record(
     bytes: u64,
     max_file_bytes: u64,
 ) -> ObservedFile {
-    let analysable = !matches!(classify(&file.path), Kind::Other);
+    // A `.txt` file is not known to be a document yet: oversize, it is just inventoried.
+    let analysable = !matches!(classify(&file.path), Kind::Other | Kind::Text);
     let class = if analysable {
         FileClass::Oversize
     } else {
@@ -255,6 +265,16 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
     }
     let text = match text_of(&file.path, &bytes) {
         Ok(text) => text,
+        // Not text after all: a `.txt` file is just inventoried, as any other file.
+        Err(_) if kind == Kind::Text => {
+            return ObservedFile {
+                reused: false,
+                site_dir: None,
+                record: record(size, hash, FileClass::Other, None),
+                analysis: Analysis::None,
+                diagnostics: Vec::new(),
+            };
+        }
         Err(diagnostic) => {
             return ObservedFile {
                 reused: false,
@@ -267,8 +287,18 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
     };
     let lines = Some(count_lines(&bytes));
     match kind {
-        Kind::Document => {
-            let facts = doc_bridge_markdown::analyze(text, file.path.file_stem());
+        Kind::Text => ObservedFile {
+            reused: false,
+            site_dir: None,
+            record: record(size, hash, FileClass::Other, lines),
+            analysis: Analysis::Text(Box::new(doc_bridge_markdown::rst::analyze(
+                text,
+                file.path.file_stem(),
+            ))),
+            diagnostics: Vec::new(),
+        },
+        Kind::Document(format) => {
+            let facts = format.analyze(text, file.path.file_stem());
             let mut diagnostics = Vec::new();
             if let Some(error) = &facts.front_matter_error {
                 diagnostics.push(Diagnostic::new(
@@ -477,7 +507,16 @@ mod tests {
     #[test]
     fn classification_by_name() {
         let p = |s| RelPath::new(s).unwrap();
-        assert_eq!(classify(&p("docs/A.MD")), Kind::Document);
+        assert_eq!(classify(&p("docs/A.MD")), Kind::Document(Format::Markdown));
+        assert_eq!(
+            classify(&p("docs/guide.RST")),
+            Kind::Document(Format::ReStructuredText)
+        );
+        assert_eq!(
+            classify(&p("docs/guide.adoc")),
+            Kind::Document(Format::AsciiDoc)
+        );
+        assert_eq!(classify(&p("docs/intro.txt")), Kind::Text);
         assert_eq!(
             classify(&p("x/package.json")),
             Kind::Manifest(doc_bridge_model::snapshot::Ecosystem::Npm)

@@ -67,10 +67,12 @@ impl SiteRoots {
     }
 
     /// The roots of the documentation sites found among `files` (each with the content
-    /// directory its configuration names, see [`content_dir_setting`]); `dirs` holds every
-    /// directory of the repository.
+    /// directory its configuration names, see [`content_dir_setting`]) and of the Sphinx
+    /// source directories `sphinx` (each its own root); `dirs` holds every directory of the
+    /// repository.
     pub fn detect<'a>(
         files: impl IntoIterator<Item = (&'a RelPath, Option<&'a str>)>,
+        sphinx: &[RelPath],
         dirs: &BTreeSet<RelPath>,
     ) -> Self {
         // (site directory, generator) → the content directory its configuration names.
@@ -125,6 +127,15 @@ impl SiteRoots {
                 }
             }
         }
+        for source in sphinx {
+            roots.push(SiteRoot {
+                prefix: "/".to_owned(),
+                dir: source.clone(),
+                site: source.clone(),
+                locale_fallback: false,
+            });
+        }
+        roots.sort_by(|a, b| a.site.cmp(&b.site));
         SiteRoots {
             roots,
             configured: false,
@@ -249,6 +260,7 @@ mod tests {
         let names: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
         let detected = SiteRoots::detect(
             paths.iter().zip(files.iter().map(|(_, s)| *s)),
+            &[],
             &dirs_of(&names),
         );
         detected

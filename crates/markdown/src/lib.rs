@@ -1,16 +1,19 @@
-//! Markdown analyzer of doc-bridge.
+//! Document analyzers of doc-bridge: Markdown, reStructuredText and AsciiDoc.
 //!
-//! [`analyze`] is a pure function from a document's text to [`MarkdownFacts`]:
-//! front matter, title, headings, summary, searchable body text, links and
-//! inline code mentions. It reads no files, no clock and no global state, and
-//! it never panics, whatever the input.
+//! [`analyze`] (Markdown), [`rst::analyze`] and [`asciidoc::analyze`] are pure functions from a
+//! document's text to one [`MarkdownFacts`]: front matter, title, headings, summary, searchable
+//! body text, code, links, labels and inline code mentions. [`Format`] picks the analyzer by
+//! file name. They read no files, no clock and no global state, and they never panic, whatever
+//! the input.
 
 #![warn(missing_docs)]
 
+pub mod asciidoc;
 mod autolink;
 mod front_matter;
 mod lines;
 mod links;
+pub mod rst;
 mod text;
 mod walk;
 
@@ -19,7 +22,41 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 3;
+pub const ANALYZER_VERSION: u32 = 4;
+
+/// The markup language of a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Markdown and MDX (`.md`, `.mdx`, `.markdown`).
+    Markdown,
+    /// reStructuredText (`.rst`, `.rest`; `.txt` only where the caller knows a Sphinx source
+    /// tree holds it).
+    ReStructuredText,
+    /// AsciiDoc (`.adoc`, `.asciidoc`, `.asc`).
+    AsciiDoc,
+}
+
+impl Format {
+    /// The format a file extension (any case) names; `txt` names none.
+    pub fn from_extension(extension: &str) -> Option<Format> {
+        match extension.to_ascii_lowercase().as_str() {
+            "md" | "mdx" | "markdown" => Some(Format::Markdown),
+            "rst" | "rest" => Some(Format::ReStructuredText),
+            "adoc" | "asciidoc" | "asc" => Some(Format::AsciiDoc),
+            _ => None,
+        }
+    }
+
+    /// Analyzes `text` with this format's analyzer.
+    pub fn analyze(self, text: &str, file_stem: &str) -> MarkdownFacts {
+        match self {
+            Format::Markdown => analyze(text, file_stem),
+            Format::ReStructuredText => rst::analyze(text, file_stem),
+            Format::AsciiDoc => asciidoc::analyze(text, file_stem),
+        }
+    }
+}
 
 /// Maximum length of [`MarkdownFacts::summary`] in characters, the trailing
 /// "…" of a cut summary included.
@@ -53,8 +90,13 @@ pub struct MarkdownFacts {
     /// Every link and image with a destination, and every raw URL, in
     /// document order.
     pub links: Vec<Link>,
-    /// Every inline code span (not code blocks), in document order.
+    /// Every inline code span (not code blocks), in document order; in reStructuredText also
+    /// the objects Sphinx roles and directives name.
     pub code_mentions: Vec<CodeMention>,
+    /// Labels a link can name from another document (`.. _label:` in reStructuredText,
+    /// `[[id]]` and `[#id]` in AsciiDoc), in document order. Markdown has none.
+    #[serde(default)]
+    pub labels: Vec<Label>,
     /// Number of lines of the whole text; a trailing line ending does not add
     /// a line and the empty text has 0.
     pub line_count: u32,
@@ -131,10 +173,32 @@ pub struct Link {
     pub site_path: Option<String>,
     /// Percent-decoded text after the first `#`, if any.
     pub fragment: Option<String>,
+    /// A link to a label rather than a file (a Sphinx `:ref:`, an AsciiDoc `<<id>>`), normalized
+    /// by [`normalize_label`]; `path` and `site_path` are None.
+    #[serde(default)]
+    pub label: Option<String>,
     /// 1-based line of the file where the link starts.
     pub line: u32,
     /// True for images.
     pub is_image: bool,
+}
+
+/// A label a document defines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Label {
+    /// The label, normalized by [`normalize_label`].
+    pub name: String,
+    /// 1-based line where it is defined.
+    pub line: u32,
+}
+
+/// A label as references match it (docutils' reference names): lowercase, whitespace runs
+/// collapsed to one space, trimmed.
+pub fn normalize_label(name: &str) -> String {
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// An inline code span.
@@ -199,6 +263,7 @@ pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
         code: walked.code,
         links: walked.links,
         code_mentions: walked.code_mentions,
+        labels: Vec::new(),
         line_count: lines.line_count(),
     }
 }

@@ -45,9 +45,44 @@ impl LineIndex {
     }
 }
 
+/// The lines of `text` without their endings, cut where [`LineIndex`] cuts them (`\n`,
+/// `\r\n`, a lone `\r`); a trailing line ending adds no line.
+pub(crate) fn split_lines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for pos in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if pos < start {
+            continue;
+        }
+        lines.push(&text[start..pos]);
+        start = if bytes[pos] == b'\r' && bytes.get(pos + 1) == Some(&b'\n') {
+            pos + 2
+        } else {
+            pos + 1
+        };
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
-    use super::LineIndex;
+    use super::{LineIndex, split_lines};
+
+    #[test]
+    fn split_lines_agrees_with_the_line_index() {
+        for text in ["", "a", "a\n", "a\r\nb\rc\n", "\n\n", "x\r", "\r\n\r\n"] {
+            assert_eq!(
+                split_lines(text).len(),
+                LineIndex::new(text).line_count() as usize,
+                "{text:?}"
+            );
+        }
+        assert_eq!(split_lines("a\r\nb\rc"), vec!["a", "b", "c"]);
+    }
 
     #[test]
     fn empty_text_has_no_lines() {

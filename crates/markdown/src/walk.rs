@@ -311,6 +311,7 @@ impl Walker<'_, '_> {
             path: destination.path,
             site_path: destination.site_path,
             fragment: destination.fragment,
+            label: None,
             line: self.lines.line_of(offset),
             is_image,
         });
@@ -331,6 +332,7 @@ impl Walker<'_, '_> {
                 path: None,
                 site_path: None,
                 fragment: destination.fragment,
+                label: None,
                 is_image: false,
             });
         }

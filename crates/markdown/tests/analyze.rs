@@ -11,6 +11,7 @@ fn link(target: &str, path: Option<&str>, fragment: Option<&str>, line: u32) -> 
         path: path.map(Into::into),
         site_path: None,
         fragment: fragment.map(Into::into),
+        label: None,
         line,
         is_image: false,
     }

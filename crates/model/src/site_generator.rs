@@ -42,6 +42,27 @@ pub fn site_of(path: &RelPath) -> Option<(RelPath, SiteGenerator)> {
     Some((path.parent(), generator))
 }
 
+/// The root documents a Sphinx source directory holds (`root_doc`, formerly `master_doc`: `index`
+/// by default, `contents` in older projects).
+const SPHINX_ROOT_DOCUMENTS: &[&str] = &["index.rst", "index.txt", "contents.rst", "contents.txt"];
+
+/// The Sphinx source directories among `files`: each directory that holds a `conf.py` and a
+/// root document ([`SPHINX_ROOT_DOCUMENTS`]), sorted. Its `.txt` files are reStructuredText, and
+/// `/` in its documents' links (`:doc:`/tutorial/index``) stands for it.
+pub fn sphinx_sources<'a>(files: impl IntoIterator<Item = &'a RelPath>) -> Vec<RelPath> {
+    let mut configured = std::collections::BTreeSet::new();
+    let mut rooted = std::collections::BTreeSet::new();
+    for path in files {
+        let name = path.file_name();
+        if name == "conf.py" {
+            configured.insert(path.parent());
+        } else if SPHINX_ROOT_DOCUMENTS.contains(&name) {
+            rooted.insert(path.parent());
+        }
+    }
+    configured.intersection(&rooted).cloned().collect()
+}
+
 /// `<stem>.<js|ts|...>`.
 pub fn is_script_named(name: &str, stem: &str) -> bool {
     name.strip_prefix(stem)
@@ -53,6 +74,25 @@ pub fn is_script_named(name: &str, stem: &str) -> bool {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn sphinx_sources_hold_a_configuration_and_a_root_document() {
+        let paths: Vec<RelPath> = [
+            "docs/conf.py",
+            "docs/index.txt",
+            "docs/intro.txt",
+            "other/conf.py",
+            "third/index.rst",
+            "old/conf.py",
+            "old/contents.rst",
+        ]
+        .iter()
+        .map(|p| RelPath::new(p).unwrap())
+        .collect();
+        let sources = sphinx_sources(&paths);
+        let names: Vec<&str> = sources.iter().map(RelPath::as_str).collect();
+        assert_eq!(names, vec!["docs", "old"]);
+    }
 
     fn site(path: &str) -> Option<(String, SiteGenerator)> {
         site_of(&RelPath::new(path).unwrap()).map(|(dir, g)| (dir.as_str().to_owned(), g))
