@@ -6,12 +6,15 @@
 Each REPO_DIR is a plain checkout (`git --git-dir=MIRROR archive HEAD | tar -x`). For each
 repository it prints, per build:
 
-- documents: reStructuredText files (`.rst` anywhere, `.txt` inside a Sphinx source directory:
-  a directory with `conf.py` and `index`/`contents` `.rst`/`.txt`) that are document entities;
-- links: the project's internal links counted here, independently of doc-bridge, with regular
-  expressions over the sources (`:doc:` roles, `:ref:` roles to local labels, `toctree`
-  entries), and how many of them a `links-to` relation records (matched by file and line;
-  several links on one line count at most as many relations as that line has);
+- documents: reStructuredText files (`.rst` anywhere, `.txt` but `requirements*.txt` inside a
+  Sphinx source directory: a directory with `conf.py` and `index`/`contents` `.rst`/`.txt`)
+  that are document entities;
+- links: the distinct (document, document) pairs the sources link, found here independently
+  of doc-bridge (regular expressions over the sources for `:doc:` roles, `toctree` entries and
+  `:ref:` roles, resolved as Sphinx resolves them: document names relative to the document or,
+  with a leading `/`, to its source directory, with `.rst` or `.txt`; labels through the
+  `.. _label:` that defines them; another project's names left out), and how many of them a
+  `links-to` relation records;
 - findings of `doc-bridge check` per code.
 
 `.doc-bridge/` is removed before and after each run, so both builds see the same files.
@@ -20,6 +23,7 @@ repository it prints, per build:
 import argparse
 import collections
 import json
+import posixpath
 import re
 import shutil
 import subprocess
@@ -44,25 +48,76 @@ def rst_files(repo: Path) -> list:
     sources = sphinx_sources(repo)
     files = [p for p in repo.rglob("*.rst") if ".doc-bridge" not in p.parts]
     for source in sources:
-        files += list(source.rglob("*.txt"))
+        # pip's requirements files, which projects list in `exclude_patterns`
+        files += [p for p in source.rglob("*.txt") if not p.name.startswith("requirements")]
     return sorted({p.relative_to(repo).as_posix() for p in files if p.is_file()})
 
 
-def internal_links(repo: Path, files: list) -> collections.Counter:
-    """(path, line) → number of internal links written there."""
-    links = collections.Counter()
+LABEL = re.compile(r"^\s*\.\. _(`[^`]+`|[^:`][^:]*):\s*$")
+
+
+def source_of(rel: str, sources: list) -> str:
+    """The innermost Sphinx source directory holding `rel` (repository-relative), else ''."""
+    best = ""
+    for source in sources:
+        if rel.startswith(source + "/") and len(source) > len(best):
+            best = source
+    return best
+
+
+def doc_target(rel: str, target: str, sources: list, documents: set):
+    """The document a `:doc:` name or toctree entry names, as Sphinx resolves it; None when
+    it names none."""
+    if target.startswith("/"):
+        base, name = source_of(rel, sources), target[1:]
+    else:
+        base, name = posixpath.dirname(rel), target
+    path = posixpath.normpath(posixpath.join(base, name)) if base else posixpath.normpath(name)
+    for suffix in (".rst", ".txt"):
+        if path + suffix in documents:
+            return path + suffix
+    return None
+
+
+def internal_links(repo: Path, files: list) -> tuple:
+    """The distinct (document, target document) pairs the sources link, resolved here as Sphinx
+    resolves `:doc:`, toctree entries and `:ref:` (through `.. _label:`), self-links left out;
+    and how many written links name no document."""
+    sources = [p.relative_to(repo).as_posix() for p in sphinx_sources(repo)]
+    documents = set(files)
+    texts = {}
     for rel in files:
         try:
-            lines = (repo / rel).read_text(encoding="utf-8").splitlines()
+            texts[rel] = (repo / rel).read_text(encoding="utf-8").splitlines()
         except (UnicodeDecodeError, OSError):
-            continue
+            texts[rel] = []
+    labels = {}
+    for rel in files:
+        for line in texts[rel]:
+            match = LABEL.match(line)
+            if match:
+                name = " ".join(match.group(1).strip("`").split()).lower()
+                labels.setdefault(name, rel)
+    pairs, unresolved = set(), 0
+
+    def add(rel, target):
+        nonlocal unresolved
+        if target is None:
+            unresolved += 1
+        elif target != rel:
+            pairs.add((rel, target))
+
+    for rel in files:
         toctree_indent = None
-        for number, line in enumerate(lines, 1):
+        for line in texts[rel]:
             for role, content in ROLE.findall(line):
                 target = content.rsplit("<", 1)[-1].rstrip(">").strip()
-                if role == "ref" and ":" in target:
-                    continue  # another project's label (intersphinx)
-                links[(rel, number)] += 1
+                if ":" in target:
+                    continue  # another project's (intersphinx)
+                if role == "ref":
+                    add(rel, labels.get(" ".join(target.split()).lower()))
+                else:
+                    add(rel, doc_target(rel, target, sources, documents))
             match = TOCTREE.match(line)
             if match:
                 toctree_indent = len(match.group(1))
@@ -76,8 +131,9 @@ def internal_links(repo: Path, files: list) -> collections.Counter:
                     toctree_indent = None
                 elif not stripped.startswith(":") and "*" not in stripped \
                         and stripped != "self" and "://" not in stripped:
-                    links[(rel, number)] += 1
-    return links
+                    entry = stripped.rsplit("<", 1)[-1].rstrip(">").strip()
+                    add(rel, doc_target(rel, entry, sources, documents))
+    return pairs, unresolved
 
 
 def run(binary: str, repo: Path) -> tuple:
@@ -95,18 +151,18 @@ def run(binary: str, repo: Path) -> tuple:
         shutil.rmtree(repo / ".doc-bridge", ignore_errors=True)
 
 
-def measure(binary: str, repo: Path, files: list, links: collections.Counter) -> dict:
+def measure(binary: str, repo: Path, files: list, pairs: set) -> dict:
     snapshot, findings = run(binary, repo)
     documents = {e["path"] for e in snapshot["entities"] if e["kind"] == "document"}
-    relations = collections.Counter()
-    for r in snapshot["relations"]:
-        if r["kind"] == "links-to" and r["from"].startswith("document:"):
-            lines = r["evidence"].get("lines") or [0]
-            relations[(r["evidence"]["path"], lines[0])] += 1
-    resolved = sum(min(n, relations[key]) for key, n in links.items())
+    recorded = {
+        (r["from"][len("document:"):], r["to"][len("document:"):])
+        for r in snapshot["relations"]
+        if r["kind"] == "links-to" and r["from"].startswith("document:")
+        and r["to"].startswith("document:")
+    }
     return {
         "documents": len(documents & set(files)),
-        "resolved": resolved,
+        "resolved": len(pairs & recorded),
         "findings": collections.Counter(d["code"] for d in findings),
     }
 
@@ -119,15 +175,16 @@ def main() -> None:
     args = parser.parse_args()
     for repo in args.repos:
         files = rst_files(repo)
-        links = internal_links(repo, files)
-        total = sum(links.values())
-        before = measure(args.before, repo, files, links)
-        after = measure(args.after, repo, files, links)
-        print(f"## {repo.name}: {len(files)} reStructuredText files, {total} internal links")
+        pairs, unresolved = internal_links(repo, files)
+        total = len(pairs)
+        before = measure(args.before, repo, files, pairs)
+        after = measure(args.after, repo, files, pairs)
+        print(f"## {repo.name}: {len(files)} reStructuredText files; {total} distinct links "
+              f"between documents; {unresolved} written links Sphinx would not resolve either")
         print("| | before | after |\n| --- | --- | --- |")
         print(f"| documents indexed | {before['documents']} / {len(files)} | "
               f"{after['documents']} / {len(files)} |")
-        print(f"| internal links resolved | {before['resolved']} / {total} | "
+        print(f"| links between documents recorded | {before['resolved']} / {total} | "
               f"{after['resolved']} / {total} |")
         codes = sorted(set(before["findings"]) | set(after["findings"]))
         for code in codes:

@@ -231,7 +231,9 @@ impl<'a> Builder<'a> {
         let sphinx_texts: HashSet<&str> = observed
             .iter()
             .filter(|f| matches!(f.analysis, Analysis::Text(_)))
-            .filter(|f| sphinx.iter().any(|source| f.record.path.is_within(source)))
+            .filter(|f| {
+                doc_bridge_model::site_generator::is_sphinx_text_document(&f.record.path, &sphinx)
+            })
             .map(|f| f.record.path.as_str())
             .collect();
         let site_roots = match &options.site_roots {

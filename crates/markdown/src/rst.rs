@@ -182,8 +182,9 @@ struct Walker {
     /// Adornment styles (character, overlined) in order of first appearance: index + 1 is the
     /// level.
     styles: Vec<(char, bool)>,
-    /// The paragraph being read: its text and whether it is a top-level one.
-    paragraph: Option<(Collapsed, bool)>,
+    /// The paragraph being read: its lines, read as one text at its end (inline markup may
+    /// span lines).
+    paragraph: Option<Paragraph>,
     /// Whether anything but metadata was seen (metadata fields come first).
     started: bool,
 }
@@ -390,7 +391,8 @@ impl Walker {
             })
         };
         if FILE_DIRECTIVES.contains(&directive.as_str()) {
-            if !argument.is_empty() {
+            // `image:: a.*` lets the builder pick a format: no one file to check.
+            if !argument.is_empty() && !argument.contains('*') {
                 let is_image = matches!(directive.as_str(), "image" | "figure");
                 self.link(argument, number, is_image, false);
             }
@@ -442,7 +444,7 @@ impl Walker {
         };
         let mut text = Collapsed::default();
         let mut inline = Inline::default();
-        inline.scan(line.trim(), number);
+        inline.scan(line.trim(), &[(0, number)]);
         text.push(&inline.text);
         self.take_inline(inline);
         let text = text.into_string();
@@ -459,25 +461,30 @@ impl Walker {
         if is_table_rule(line) {
             return;
         }
-        let mut inline = Inline::default();
-        inline.scan(line, number);
-        let (paragraph, _) = self
-            .paragraph
-            .get_or_insert_with(|| (Collapsed::default(), top_level));
-        paragraph.push(&inline.text);
-        paragraph.push(" ");
-        self.take_inline(inline);
+        let paragraph = self.paragraph.get_or_insert_with(|| Paragraph {
+            raw: String::new(),
+            starts: Vec::new(),
+            top_level,
+        });
+        paragraph.starts.push((paragraph.raw.len(), number));
+        paragraph.raw.push_str(line);
+        paragraph.raw.push('\n');
     }
 
     fn end_paragraph(&mut self) {
-        let Some((paragraph, top_level)) = self.paragraph.take() else {
+        let Some(paragraph) = self.paragraph.take() else {
             return;
         };
-        if paragraph.is_empty() {
+        let mut inline = Inline::default();
+        inline.scan(&paragraph.raw, &paragraph.starts);
+        let mut collapsed = Collapsed::default();
+        collapsed.push(&inline.text);
+        self.take_inline(inline);
+        if collapsed.is_empty() {
             return;
         }
-        let text = paragraph.into_string();
-        if top_level && self.first_paragraph.is_none() {
+        let text = collapsed.into_string();
+        if paragraph.top_level && self.first_paragraph.is_none() {
             let mut summary = summary_buffer();
             summary.push(&text);
             self.first_paragraph = Some(summary.into_string());
@@ -503,6 +510,8 @@ impl Walker {
                         });
                     }
                 }
+                // `:doc:`werkzeug:test`` names another project's document (intersphinx).
+                LinkKind::Document if target.contains(':') => {}
                 LinkKind::Document => self.link(&target, line, false, true),
                 LinkKind::Uri => self.link(&target, line, false, false),
             }
@@ -559,7 +568,22 @@ enum LinkKind {
     Uri,
 }
 
-/// The inline markup of one line: its visible text, links and mentions.
+/// A paragraph's lines, with the offset in `raw` where each starts and its line number.
+struct Paragraph {
+    raw: String,
+    starts: Vec<(usize, u32)>,
+    top_level: bool,
+}
+
+/// The line number of the byte at `offset` of a text whose lines start as `starts` says.
+fn line_at(starts: &[(usize, u32)], offset: usize) -> u32 {
+    let after = starts.partition_point(|(start, _)| *start <= offset);
+    starts
+        .get(after.saturating_sub(1))
+        .map_or(1, |(_, number)| *number)
+}
+
+/// The inline markup of one text: its visible text, links and mentions.
 #[derive(Default)]
 struct Inline {
     text: String,
@@ -568,15 +592,16 @@ struct Inline {
 }
 
 impl Inline {
-    fn scan(&mut self, line: &str, number: u32) {
+    /// Scans `line` (one or more lines, `starts` giving each one's offset and number).
+    fn scan(&mut self, line: &str, starts: &[(usize, u32)]) {
         let bytes = line.as_bytes();
-        // From this offset on the line has no backtick (a search found none).
+        // From this offset on the text has no backtick (a search found none).
         let mut no_backtick_from = usize::MAX;
         let mut at = 0;
         while at < bytes.len() {
             let rest = &line[at..];
             if at < no_backtick_from && rest.starts_with(['`', ':']) {
-                match self.markup(rest, number) {
+                match self.markup(rest, line_at(starts, at)) {
                     Markup::Consumed(length) => {
                         at += length;
                         continue;
@@ -592,7 +617,8 @@ impl Inline {
                     .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '`' | '"'))
                     .unwrap_or(rest.len());
                 let url = rest[..end].trim_end_matches(['.', ',', ';', ':', ')', '_']);
-                self.links.push((url.to_owned(), number, LinkKind::Uri));
+                self.links
+                    .push((url.to_owned(), line_at(starts, at), LinkKind::Uri));
                 self.text.push_str(url);
                 at += url.len().max(1);
                 continue;
@@ -651,7 +677,8 @@ impl Inline {
                 let underscores = quoted[end + 2..].bytes().take_while(|b| *b == b'_').count();
                 if underscores > 0 {
                     let (title, target) = explicit_title(content);
-                    if title != target || content.ends_with('>') {
+                    // `<name_>` names another target (an alias), not a URI.
+                    if (title != target || content.ends_with('>')) && !target.ends_with('_') {
                         self.links.push((target.to_owned(), number, LinkKind::Uri));
                     }
                     self.text.push_str(title);
@@ -1059,11 +1086,28 @@ Visit https://flask.palletsprojects.com/ or `the docs <https://docs.example.org>
     #[test]
     fn other_projects_labels_and_pointing_targets_are_not_links() {
         let facts = analyze(
-            ":ref:`python:tut-intro` and :ref:`Local <Local Label>`.\n\n.. _a: b_\n",
+            ":ref:`python:tut-intro` and :ref:`Local <Local Label>`, :doc:`werkzeug:test`, \
+             `alias <other_>`_.\n\n.. _a: b_\n",
             "x",
         );
         let labels: Vec<Option<&str>> = facts.links.iter().map(|l| l.label.as_deref()).collect();
         assert_eq!(labels, vec![Some("local label")]);
+    }
+
+    #[test]
+    fn inline_markup_may_span_lines() {
+        let facts = analyze(
+            "Read the :doc:`generic editing\nviews <generic-editing>` and ``a\nb``.\n",
+            "x",
+        );
+        let links: Vec<(&str, u32)> = facts
+            .links
+            .iter()
+            .map(|l| (l.target.as_str(), l.line))
+            .collect();
+        assert_eq!(links, vec![("generic-editing", 1)]);
+        assert_eq!(facts.code_mentions.len(), 1);
+        assert_eq!(facts.body, "Read the generic editing views and a b.\n");
     }
 
     #[test]

@@ -63,6 +63,16 @@ pub fn sphinx_sources<'a>(files: impl IntoIterator<Item = &'a RelPath>) -> Vec<R
     configured.intersection(&rooted).cloned().collect()
 }
 
+/// Whether the `.txt` file at `path` is a document of one of the Sphinx source directories
+/// `sources`: inside one, and not a file that tools read by name (pip's `requirements*.txt`,
+/// `CMakeLists.txt`, `robots.txt`), which projects list in `exclude_patterns`.
+pub fn is_sphinx_text_document(path: &RelPath, sources: &[RelPath]) -> bool {
+    let name = path.file_name().to_ascii_lowercase();
+    let tool_file = name.starts_with("requirements")
+        || matches!(name.as_str(), "cmakelists.txt" | "robots.txt");
+    !tool_file && sources.iter().any(|source| path.is_within(source))
+}
+
 /// `<stem>.<js|ts|...>`.
 pub fn is_script_named(name: &str, stem: &str) -> bool {
     name.strip_prefix(stem)
@@ -92,6 +102,12 @@ mod tests {
         let sources = sphinx_sources(&paths);
         let names: Vec<&str> = sources.iter().map(RelPath::as_str).collect();
         assert_eq!(names, vec!["docs", "old"]);
+        let is_document = |p: &str| is_sphinx_text_document(&RelPath::new(p).unwrap(), &sources);
+        assert!(is_document("docs/intro.txt"));
+        assert!(is_document("docs/ref/models.txt"));
+        assert!(!is_document("docs/requirements.txt"));
+        assert!(is_document("docs/ref/constraints.txt"));
+        assert!(!is_document("other/notes.txt"));
     }
 
     fn site(path: &str) -> Option<(String, SiteGenerator)> {
