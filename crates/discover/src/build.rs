@@ -161,6 +161,9 @@ struct Builder<'a> {
     package_named: HashMap<String, EntityId>,
     /// Declared (not re-exported) symbol name → declaring modules.
     declarations: HashMap<String, Vec<EntityId>>,
+    /// A Python module's dotted import name → the module (the first by path when two roots
+    /// give one name).
+    python_modules: HashMap<String, RelPath>,
     areas: BTreeMap<RelPath, EntityId>,
     /// Where site-absolute links point.
     site_roots: SiteRoots,
@@ -284,6 +287,7 @@ impl<'a> Builder<'a> {
             relations: Vec::new(),
             diagnostics: Vec::new(),
             declarations: HashMap::new(),
+            python_modules: HashMap::new(),
             areas: BTreeMap::new(),
             site_roots,
             numbered_pages,
@@ -326,6 +330,10 @@ impl<'a> Builder<'a> {
             .collect();
         let resolver = Resolver::new(&module_paths, &packages, &self.cargo_lib_paths)
             .with_files(self.files.keys().copied());
+        for (dotted, module) in resolver.python_dotted_names(&module_paths) {
+            // Module paths come sorted: the first by path keeps the name.
+            self.python_modules.entry(dotted).or_insert(module);
+        }
         // Modules resolve independently (in parallel); what they add to shared tables is
         // applied afterwards in walk order.
         let this = &*self;
@@ -546,6 +554,54 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// What a dotted Python name (`pkg.mod`, `pkg.mod.Class`, `pkg.Class.method`, as Sphinx
+    /// roles and `auto*` directives write them) names: the module of that import name; else,
+    /// below the longest prefix that is a module, the one module declaring the next name
+    /// (`Class`, or `Class.method` as a member) inside that module's package (a package's
+    /// `__init__.py` re-exports what its submodules declare). `None` when that is not exactly
+    /// one module.
+    fn python_dotted(&self, text: &str) -> Option<EntityId> {
+        let name = text.trim().trim_end_matches("()");
+        let segments: Vec<&str> = name.split('.').collect();
+        let identifiers = segments.iter().all(|s| {
+            s.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+        if segments.len() < 2 || !identifiers || self.python_modules.is_empty() {
+            return None;
+        }
+        if let Some(module) = self.python_modules.get(name) {
+            return Some(EntityId::module(module));
+        }
+        let (module, rest) = (1..segments.len()).rev().find_map(|at| {
+            let prefix = segments[..at].join(".");
+            self.python_modules
+                .get(&prefix)
+                .map(|m| (m, &segments[at..]))
+        })?;
+        let scope = if module.file_name().starts_with("__init__.") {
+            module.parent()
+        } else {
+            module.clone()
+        };
+        let within = |id: &&EntityId| {
+            let path = id.as_str().strip_prefix("module:").unwrap_or("");
+            RelPath::new(path).is_some_and(|p| p == *module || p.is_within(&scope))
+        };
+        let declared = match rest {
+            [object] => self.declarations.get(*object),
+            [owner, member, ..] => self.declarations.get(&format!("{owner}.{member}")),
+            [] => None,
+        }?;
+        let mut inside = declared.iter().filter(within);
+        match (inside.next(), inside.next()) {
+            (Some(only), None) => Some(only.clone()),
+            _ => None,
+        }
+    }
+
     /// The entity a path names: a module or document file, a package root, or an area.
     fn entity_at(&self, path: &RelPath) -> Option<EntityId> {
         if let Some(record) = self.files.get(path.as_str()) {
@@ -729,6 +785,7 @@ impl<'a> Builder<'a> {
 
         for mention in &facts.code_mentions {
             let evidence = || at_line(record, mention.line);
+            let dotted = self.python_dotted(&mention.text);
             match mention_shape(&mention.text) {
                 MentionShape::Path(path) => {
                     let mut candidates: Vec<RelPath> =
@@ -742,6 +799,12 @@ impl<'a> Builder<'a> {
                         .filter_map(|p| self.entity_at(p))
                         .collect();
                     targets.dedup();
+                    // `flask.json` reads as a file name, but may be a dotted module name.
+                    if targets.is_empty()
+                        && let Some(module) = &dotted
+                    {
+                        targets.push(module.clone());
+                    }
                     match targets.as_slice() {
                         [] => {
                             let exists_somehow = candidates.iter().any(|p| self.files.contains_key(p.as_str()) || self.dirs.contains(p) || exists(p));
@@ -765,11 +828,15 @@ impl<'a> Builder<'a> {
                         )),
                     }
                 }
-                MentionShape::Symbol(name) => match qualified_member(&mention.text)
-                    .and_then(|q| self.declarations.get(&q))
-                    .or_else(|| self.declarations.get(name))
-                    .map(Vec::as_slice)
-                {
+                MentionShape::Symbol(name) => match dotted
+                    .as_ref()
+                    .map(std::slice::from_ref)
+                    .or_else(|| {
+                        qualified_member(&mention.text)
+                            .and_then(|q| self.declarations.get(&q))
+                            .or_else(|| self.declarations.get(name))
+                            .map(Vec::as_slice)
+                    }) {
                     Some([only]) => relations.push(Relation {
                         from: id.clone(),
                         to: only.clone(),

@@ -132,6 +132,49 @@ impl<'a> Resolver<'a> {
         resolver
     }
 
+    /// The dotted names Python code imports each of `modules` by (`pkg.sub.mod` for
+    /// `src/pkg/sub/mod.py`, `pkg.sub` for `src/pkg/sub/__init__.py`), from every import root
+    /// that holds it, as `import` resolution finds them.
+    pub fn python_dotted_names(&self, modules: &[RelPath]) -> Vec<(String, RelPath)> {
+        let mut names = Vec::new();
+        for module in modules {
+            let Some(stem) = module
+                .as_str()
+                .strip_suffix(".py")
+                .or_else(|| module.as_str().strip_suffix(".pyi"))
+            else {
+                continue;
+            };
+            let mut ancestor = module.parent();
+            loop {
+                let rest = if ancestor.is_root() {
+                    Some(stem)
+                } else {
+                    stem.strip_prefix(ancestor.as_str())
+                        .and_then(|r| r.strip_prefix('/'))
+                };
+                if let Some(rest) = rest {
+                    let top = rest.split('/').next().unwrap_or(rest);
+                    if self
+                        .python_tops
+                        .get(top)
+                        .is_some_and(|bases| bases.contains(&ancestor))
+                    {
+                        let dotted = rest.strip_suffix("/__init__").unwrap_or(rest);
+                        if dotted != "__init__" {
+                            names.push((dotted.replace('/', "."), module.clone()));
+                        }
+                    }
+                }
+                if ancestor.is_root() {
+                    break;
+                }
+                ancestor = ancestor.parent();
+            }
+        }
+        names
+    }
+
     /// The same lookups, also knowing every file of the repository (not only modules), so that a
     /// relative import of an existing non-module file resolves ([`ImportResolution::File`]).
     pub fn with_files(mut self, files: impl IntoIterator<Item = &'a str>) -> Self {
