@@ -63,7 +63,7 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
                     ));
                 }
             }
-            Entity::Document(_) | Entity::Module(_) => {}
+            Entity::Document(_) | Entity::Module(_) | Entity::File(_) => {}
         }
     }
     out

@@ -366,6 +366,8 @@ pub enum ListKind {
     Packages,
     /// Areas (directories of modules).
     Areas,
+    /// Every other inventoried file (configuration, data, templates, images, other languages).
+    Files,
     /// The index's `knowledge[]` entries (agent docs, projected documents and modules).
     Knowledge,
 }

@@ -150,6 +150,7 @@ fn query_prints_handoffs_for_every_entity_kind() {
         ("packages/auth/src", "query-area"),
         ("packages/auth/src/session.ts", "query-module"),
         ("docs/auth.md", "query-document"),
+        ("packages/auth/package.json", "query-file"),
     ] {
         let out = run(dir.path(), &["query", "--json", target]);
         assert_eq!(code(&out), 0, "{target}: {}", stderr(&out));
@@ -383,4 +384,50 @@ fn explain_text_shows_the_passage_part_json_has() {
     let text = run(dir.path(), &["search", "--explain", query]);
     let shown = format!("+ passage {passage:.2} +");
     assert!(stdout(&text).contains(&shown), "{}", stdout(&text));
+}
+
+/// A file no analyzer reads (a manifest, a config file, an image, a language without an
+/// analyzer) is an entity that `search` finds by its name and path and `query` resolves.
+#[test]
+fn every_file_is_found_by_name_and_path() {
+    let dir = fixture_copy("ts-workspace");
+    std::fs::write(dir.path().join("Dockerfile"), "FROM node:20\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("deploy/k8s")).unwrap();
+    std::fs::write(
+        dir.path().join("deploy/k8s/service.yaml"),
+        "kind: Service\n",
+    )
+    .unwrap();
+    index(dir.path());
+    for (query, id) in [
+        ("Dockerfile", "file:Dockerfile"),
+        ("service.yaml", "file:deploy/k8s/service.yaml"),
+        ("k8s/service.yaml", "file:deploy/k8s/service.yaml"),
+        (
+            "packages/core/package.json",
+            "file:packages/core/package.json",
+        ),
+    ] {
+        let found = result_ids(&search_json(dir.path(), &[query]));
+        assert_eq!(
+            found.first().map(String::as_str),
+            Some(id),
+            "{query}: {found:?}"
+        );
+    }
+    let (exit, answer) = {
+        let out = run(dir.path(), &["query", "--json", "deploy/k8s/service.yaml"]);
+        (
+            code(&out),
+            serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap(),
+        )
+    };
+    assert_eq!(exit, 0);
+    assert_eq!(answer["id"], "file:deploy/k8s/service.yaml");
+    let listed = stdout(&run(dir.path(), &["list", "files"]));
+    assert!(listed.contains("file:Dockerfile"), "{listed}");
+    assert!(
+        !listed.contains("file:docs/"),
+        "documents are not files: {listed}"
+    );
 }

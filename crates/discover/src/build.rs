@@ -10,9 +10,10 @@ use rayon::prelude::*;
 use doc_bridge_model::hash::semantic_hash;
 use doc_bridge_model::snapshot::EntityText;
 use doc_bridge_model::snapshot::{
-    Area, Diagnostic, Ecosystem, Entity, Evidence, FileRecord, Import, ImportResolution, Member,
-    Module, Package, Project, Provenance, Relation, RelationKind, SNAPSHOT_HASH_EXCLUDED,
-    SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE, Severity, Snapshot, SnapshotStats, Symbol, Texts,
+    Area, Diagnostic, Ecosystem, Entity, Evidence, FileClass, FileEntity, FileRecord, Import,
+    ImportResolution, Member, Module, Package, Project, Provenance, Relation, RelationKind,
+    SNAPSHOT_HASH_EXCLUDED, SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE, Severity, Snapshot,
+    SnapshotStats, Symbol, Texts,
 };
 use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_source::ImportKind;
@@ -50,7 +51,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 5;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 6;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -126,6 +127,7 @@ fn build_with_bodies(
         builder.modules_and_areas()
     });
     phase("snapshot: documents", || builder.documents(exists));
+    builder.file_entities();
     builder.depends_on();
     builder.finish(generated_at)
 }
@@ -599,6 +601,26 @@ impl<'a> Builder<'a> {
         match (inside.next(), inside.next()) {
             (Some(only), None) => Some(only.clone()),
             _ => None,
+        }
+    }
+
+    /// A `file:` entity for every inventoried file that is neither a document nor a module, so
+    /// that each file of the repository is findable by path and name; but for doc-bridge's own
+    /// configuration file, which configures the tool, not the project.
+    fn file_entities(&mut self) {
+        for file in self.observed {
+            let record = &file.record;
+            let analysed = matches!(
+                record.class,
+                FileClass::Document | FileClass::Module | FileClass::Config
+            ) || self.sphinx_texts.contains(record.path.as_str());
+            if !analysed {
+                self.entities.push(Entity::File(FileEntity {
+                    content_hash: record.content_hash.clone(),
+                    id: EntityId::file(&record.path),
+                    path: record.path.clone(),
+                }));
+            }
         }
     }
 

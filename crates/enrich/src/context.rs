@@ -258,14 +258,14 @@ fn front_matter_aliases(value: &serde_json::Value) -> Vec<String> {
     }
 }
 
-/// Whether `path` (an evidence path) lies inside `entity`: the entity's own file for documents
-/// and modules, anything within the directory for areas and packages.
+/// Whether `path` (an evidence path) lies inside `entity`: the entity's own file for documents,
+/// modules and files, anything within the directory for areas and packages.
 pub(crate) fn inside(path: &str, entity: &Entity) -> bool {
     let Some(path) = RelPath::new(path) else {
         return false;
     };
     match entity.kind() {
-        EntityKind::Document | EntityKind::Module => &path == entity.path(),
+        EntityKind::Document | EntityKind::Module | EntityKind::File => &path == entity.path(),
         EntityKind::Area | EntityKind::Package => path.is_within(entity.path()),
     }
 }

@@ -281,7 +281,7 @@ fn aliases(entity: &Entity) -> Vec<String> {
             _ => Vec::new(),
         },
         Entity::Package(p) => vec![redact(&p.name)],
-        Entity::Module(_) | Entity::Area(_) => Vec::new(),
+        Entity::Module(_) | Entity::Area(_) | Entity::File(_) => Vec::new(),
     }
 }
 
@@ -329,6 +329,7 @@ fn metadata(entity: &Entity) -> serde_json::Map<String, serde_json::Value> {
                 serde_json::to_value(p.ecosystem).unwrap_or_default(),
             );
         }
+        Entity::File(_) => {}
     }
     map
 }

@@ -121,6 +121,7 @@ fn edit(snap: &Snapshot, id: &str, seed: &str) -> Snapshot {
                 Entity::Module(m) => m.content_hash = hash.clone(),
                 Entity::Area(a) => a.content_hash = hash.clone(),
                 Entity::Package(p) => p.content_hash = hash.clone(),
+                Entity::File(f) => f.content_hash = hash.clone(),
             }
         }
     }

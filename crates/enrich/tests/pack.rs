@@ -108,6 +108,7 @@ fn pack_hash_covers_content_hashes_only_and_the_cache_key_covers_the_agent() {
                 Entity::Module(m) => m.content_hash = h("moved"),
                 Entity::Area(a) => a.content_hash = h("moved"),
                 Entity::Package(p) => p.content_hash = h("moved"),
+                Entity::File(f) => f.content_hash = h("moved"),
             }
         }
     }

@@ -181,6 +181,10 @@ impl EntityId {
     pub fn area(dir: &RelPath) -> Self {
         Self(format!("area:{dir}"))
     }
+    /// `file:<path>`.
+    pub fn file(path: &RelPath) -> Self {
+        Self(format!("file:{path}"))
+    }
     /// `package:<name>`.
     pub fn package(name: &str) -> Self {
         Self(format!("package:{name}"))

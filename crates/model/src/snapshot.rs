@@ -133,6 +133,9 @@ pub enum EntityKind {
     Area,
     /// A package declared by a manifest.
     Package,
+    /// Any other inventoried file (configuration, data, templates, images, code in a language
+    /// no analyzer reads): found by path and name.
+    File,
 }
 
 impl EntityKind {
@@ -143,6 +146,7 @@ impl EntityKind {
             EntityKind::Module => "module",
             EntityKind::Area => "area",
             EntityKind::Package => "package",
+            EntityKind::File => "file",
         }
     }
 }
@@ -159,6 +163,8 @@ pub enum Entity {
     Area(Area),
     /// A package declared by a manifest.
     Package(Package),
+    /// Any other inventoried file.
+    File(FileEntity),
 }
 
 impl Entity {
@@ -169,6 +175,7 @@ impl Entity {
             Entity::Module(m) => &m.id,
             Entity::Area(a) => &a.id,
             Entity::Package(p) => &p.id,
+            Entity::File(f) => &f.id,
         }
     }
     /// The entity kind.
@@ -178,6 +185,7 @@ impl Entity {
             Entity::Module(_) => EntityKind::Module,
             Entity::Area(_) => EntityKind::Area,
             Entity::Package(_) => EntityKind::Package,
+            Entity::File(_) => EntityKind::File,
         }
     }
     /// The file or directory the entity stands for.
@@ -187,6 +195,7 @@ impl Entity {
             Entity::Module(m) => &m.path,
             Entity::Area(a) => &a.path,
             Entity::Package(p) => &p.path,
+            Entity::File(f) => &f.path,
         }
     }
     /// The entity's content hash.
@@ -196,15 +205,18 @@ impl Entity {
             Entity::Module(m) => &m.content_hash,
             Entity::Area(a) => &a.content_hash,
             Entity::Package(p) => &p.content_hash,
+            Entity::File(f) => &f.content_hash,
         }
     }
-    /// A human name: a document's title, a module's file name, an area's directory, a package's name.
+    /// A human name: a document's title, a module's or file's file name, an area's directory, a
+    /// package's name.
     pub fn name(&self) -> &str {
         match self {
             Entity::Document(d) => &d.title,
             Entity::Module(m) => m.path.file_name(),
             Entity::Area(a) => &a.title,
             Entity::Package(p) => &p.name,
+            Entity::File(f) => f.path.file_name(),
         }
     }
 }
@@ -460,6 +472,21 @@ pub struct Area {
     pub path: RelPath,
     /// The directory path, for display.
     pub title: String,
+}
+
+/// An inventoried file that is neither a document nor a module: a manifest, the config,
+/// configuration and data files, templates, images, sources in a language no analyzer reads,
+/// oversize and unreadable files. The entity makes it findable by path and name; its record in
+/// `files[]` says what it was analysed as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileEntity {
+    /// sha256 of the file bytes.
+    pub content_hash: ContentHash,
+    /// `file:<path>`.
+    pub id: EntityId,
+    /// The file.
+    pub path: RelPath,
 }
 
 /// A package declared by a manifest.

@@ -19,7 +19,7 @@ use crate::collection::{Collection, Storage};
 
 /// Bumped whenever the cache layout or anything it derives from changes (the header's
 /// `RetrievalSettings` included: postcard encodes its fields in declaration order).
-pub const SEARCH_CACHE_FORMAT: u32 = 7;
+pub const SEARCH_CACHE_FORMAT: u32 = 8;
 
 /// The identity of a file on disk: size, modification time and inode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

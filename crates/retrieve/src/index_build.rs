@@ -305,7 +305,7 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
                         content_hash: Some(m.content_hash.clone()),
                     });
                 }
-                Entity::Area(_) | Entity::Package(_) => {}
+                Entity::Area(_) | Entity::Package(_) | Entity::File(_) => {}
             }
         }
     }

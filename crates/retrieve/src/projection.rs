@@ -305,6 +305,25 @@ fn entity_entry(
             ];
             (p.name.clone(), fields, None, Vec::new(), false)
         }
+        // A file is found by its name and path, nothing else.
+        Entity::File(f) => {
+            let fields = vec![
+                (Field::Title, f.path.file_name().to_owned()),
+                (Field::Headings, String::new()),
+                (Field::Symbols, String::new()),
+                (Field::Path, f.path.to_string()),
+                (Field::Aliases, String::new()),
+                (Field::Summary, String::new()),
+                (Field::Body, String::new()),
+            ];
+            (
+                f.path.file_name().to_owned(),
+                fields,
+                None,
+                Vec::new(),
+                false,
+            )
+        }
     };
     if let Some(extra) = overlay.aliases.get(id) {
         let mut seen: FxHashSet<String> = aliases.iter().cloned().collect();
@@ -317,9 +336,11 @@ fn entity_entry(
     if overlay.canonical.contains(id) {
         tags.push("canonical".to_owned());
     }
-    if matches!(entity, Entity::Document(_) | Entity::Module(_))
-        && let Some(role) =
-            crate::file_role::role_of(entity.path(), linguist, matches!(entity, Entity::Module(_)))
+    if matches!(
+        entity,
+        Entity::Document(_) | Entity::Module(_) | Entity::File(_)
+    ) && let Some(role) =
+        crate::file_role::role_of(entity.path(), linguist, matches!(entity, Entity::Module(_)))
     {
         tags.push(role.tag());
     }
@@ -593,9 +614,25 @@ fn graph_metrics(snapshot: &Snapshot, overlay: &OverlaySignals, entries: &mut [P
         .filter(|(_, _, kind, _)| *kind == "links-to" || *kind == "covers")
         .map(|(from, to, _, _)| (*from, *to))
         .collect();
-    let ranks = pagerank(entries.len(), &rank_edges);
-    for (entry, rank) in entries.iter_mut().zip(ranks) {
-        entry.graph.pagerank = rank;
+    // Over every entry but `file` entries (no links reach them, and their number must not
+    // dilute the others' rank): they keep 0.
+    let ranked: Vec<usize> = (0..entries.len())
+        .filter(|i| entries[*i].kind != "file")
+        .collect();
+    let mut position = vec![usize::MAX; entries.len()];
+    for (at, index) in ranked.iter().enumerate() {
+        position[*index] = at;
+    }
+    let ranked_edges: Vec<(usize, usize)> = rank_edges
+        .iter()
+        .filter_map(|(from, to)| {
+            let (from, to) = (position[*from], position[*to]);
+            (from != usize::MAX && to != usize::MAX).then_some((from, to))
+        })
+        .collect();
+    let ranks = pagerank(ranked.len(), &ranked_edges);
+    for (index, rank) in ranked.into_iter().zip(ranks) {
+        entries[index].graph.pagerank = rank;
     }
 }
 

@@ -56,11 +56,15 @@ pub fn resolve(graph: &Graph<'_>, projection: &RetrievalIndexV1, text: &str) -> 
         found.extend(at_path.iter().map(|e| e.id().clone()));
     }
     for entry in &projection.entries {
+        // A file no analyzer reads is named by its file name, not its stem (`package` names
+        // `docs/package.md`, not every `package.json`).
+        let stem = (entry.kind != "file").then(|| entry.path.file_stem());
         let names = entry
             .aliases
             .iter()
             .map(String::as_str)
-            .chain([entry.path.file_name(), entry.path.file_stem()]);
+            .chain([entry.path.file_name()])
+            .chain(stem);
         if entry.id.contains(':')
             && !entry.id.starts_with("intent:")
             && !entry.id.starts_with("ownership:")
@@ -200,6 +204,24 @@ pub fn entity_handoff(
                 ),
             );
             (package_of(&m.path), None)
+        }
+        Entity::File(f) => {
+            targets.insert(f.id.clone());
+            // The area of the nearest directory that holds modules, if any.
+            let mut dir = f.path.parent();
+            loop {
+                let area = EntityId::area(&dir);
+                if graph.entity(&area).is_some() {
+                    metadata.insert("area".to_owned(), serde_json::json!(area));
+                    targets.insert(area);
+                    break;
+                }
+                if dir.is_root() {
+                    break;
+                }
+                dir = dir.parent();
+            }
+            (package_of(&f.path), None)
         }
         Entity::Document(d) => {
             targets.insert(d.id.clone());

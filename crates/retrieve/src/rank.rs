@@ -73,6 +73,10 @@ pub const PRIOR_MODULE_FOR_REPORT: f64 = 1.3;
 pub const PRIOR_DOCUMENT: f64 = 1.5;
 /// A query of at least this many words is read as a pasted report.
 pub const REPORT_WORDS: usize = 30;
+/// Prior for `file:` entries (files no analyzer reads: configuration, data, templates, other
+/// languages): only their name and path are words, so a match there is thinner evidence than
+/// the same words in a document or module. An exact name still finds them first (identity).
+pub const PRIOR_FILE: f64 = 0.5;
 /// Prior for tests, fixtures, examples, playgrounds, generated and vendored files and
 /// changelogs, unless the query asks for them (see `file_role`): they rank after the source
 /// and documentation they exercise or describe.
@@ -528,6 +532,7 @@ struct Scored {
 /// Ranks the collection for `query`.
 pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> Vec<Hit> {
     let n = collection.len();
+    let scored = collection.scored_len();
     let scoring = &options.scoring;
     let terms = query_terms(query);
     let lists: Vec<_> = terms
@@ -540,7 +545,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
 
     // Lexical: BM25F, every query term contributes.
     for (qtf, (df, postings)) in lists {
-        let idf = idf(n, df);
+        let idf = idf(scored, df);
         for posting in postings {
             let entry = posting.entry as usize;
             let weighted = term_weight(collection, scoring, entry, &posting.tf);
@@ -618,6 +623,9 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         if e.agent_doc() {
             parts.prior *= PRIOR_AGENT_DOC;
         }
+        if e.is_kind("file") {
+            parts.prior *= PRIOR_FILE;
+        }
         if shape.report {
             if e.is_kind("module") {
                 parts.prior *= PRIOR_MODULE_FOR_REPORT;
@@ -644,7 +652,7 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
         let e = collection.entry(*entry);
         let parts = &mut candidate.parts;
         if parts.lexical > 0.0 {
-            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.pagerank() * n as f64).ln())
+            parts.canonicality = (CANONICALITY_WEIGHT * (1.0 + e.pagerank() * scored as f64).ln())
                 .clamp(0.0, CANONICALITY_CAP);
             if options.agent && (e.agent_doc() || e.for_agents()) {
                 parts.audience_fit = AUDIENCE_FIT * parts.lexical * parts.prior;
@@ -807,7 +815,7 @@ pub fn rerank_by_passages(
     texts: &[Option<String>],
     limit: usize,
 ) -> Vec<Hit> {
-    let n = collection.len();
+    let n = collection.scored_len();
     let weights: Vec<(String, f64)> = query_terms(query)
         .into_keys()
         .filter_map(|term| {
@@ -1130,7 +1138,7 @@ fn explain(
     notes: Vec<String>,
 ) -> Explain {
     let terms = &query_terms(query);
-    let n = collection.len();
+    let n = collection.scored_len();
     let mut matched = Vec::new();
     let mut fields_seen = [false; FIELD_COUNT];
     for (term, qtf) in terms {

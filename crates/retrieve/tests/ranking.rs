@@ -823,3 +823,71 @@ fn a_camel_case_word_counts_once_against_plain_words() {
     );
     assert_eq!(order[0], "document:plain.md", "{order:?}");
 }
+
+/// A file no analyzer reads is found by its name and path, and changes no other entry's score:
+/// it takes part in no BM25 statistic (the count of entries, average field lengths, document
+/// frequencies), so adding a repository's data files leaves documents and modules ranked as
+/// they were.
+#[test]
+fn files_are_found_by_name_and_leave_every_other_score_alone() {
+    let pages = vec![
+        entry(
+            "document:docs/deploy.md",
+            "Deploying",
+            "compose the services with docker",
+        ),
+        entry(
+            "document:docs/config.md",
+            "Configuration",
+            "settings for docker images",
+        ),
+        entry("module:src/run.py", "run.py", "docker compose run"),
+    ];
+    let mut with_files = pages.clone();
+    for path in [
+        "docker-compose.yml",
+        "assets/docker.png",
+        "deploy/docker/Dockerfile",
+    ] {
+        with_files.push(entry(
+            &format!("file:{path}"),
+            path.rsplit('/').next().unwrap(),
+            "",
+        ));
+    }
+    let scores = |p: &RetrievalIndexV1, query: &str| -> Vec<(String, f64)> {
+        search(&Collection::build(p), query, &unfloored())
+            .into_iter()
+            .map(|h| (p.entries[h.entry].id.clone(), h.score))
+            .filter(|(id, _)| !id.starts_with("file:"))
+            .collect()
+    };
+    for query in ["docker compose", "docker images settings", "deploying"] {
+        assert_eq!(
+            scores(&projection(pages.clone()), query),
+            scores(&projection(with_files.clone()), query),
+            "{query}"
+        );
+    }
+    let p = projection(with_files);
+    assert_eq!(
+        ids(&p, "docker-compose.yml", &unfloored())[0],
+        "file:docker-compose.yml"
+    );
+    assert_eq!(
+        ids(&p, "Dockerfile", &unfloored())[0],
+        "file:deploy/docker/Dockerfile"
+    );
+    assert_eq!(
+        ids(&p, "docker/Dockerfile", &unfloored())[0],
+        "file:deploy/docker/Dockerfile"
+    );
+    // Words of a file's path are not content: `docker` alone finds the pages, not the files.
+    assert!(
+        ids(&p, "docker", &unfloored())
+            .iter()
+            .all(|id| !id.starts_with("file:")),
+        "{:?}",
+        ids(&p, "docker", &unfloored())
+    );
+}

@@ -69,6 +69,7 @@ fn entity_kind(kind: ListKind) -> Option<EntityKind> {
         ListKind::Modules => Some(EntityKind::Module),
         ListKind::Packages => Some(EntityKind::Package),
         ListKind::Areas => Some(EntityKind::Area),
+        ListKind::Files => Some(EntityKind::File),
         ListKind::Knowledge => None,
     }
 }
@@ -79,6 +80,7 @@ fn kind_name(kind: ListKind) -> &'static str {
         ListKind::Modules => "modules",
         ListKind::Packages => "packages",
         ListKind::Areas => "areas",
+        ListKind::Files => "files",
         ListKind::Knowledge => "knowledge entries",
     }
 }
@@ -113,6 +115,7 @@ fn entity_row(entity: &Entity) -> Row {
             value["modules"] = json!(a.module_count);
             value["package"] = json!(a.package_id);
         }
+        Entity::File(_) => {}
     }
     Row {
         line: format!("{}  {}  {}", entity.id(), entity.path(), entity.name()),

@@ -248,13 +248,20 @@ pub fn write_sealed_if_changed<T: serde::Serialize>(
 
 /// Counts of entities by kind, for summaries.
 pub fn entity_counts(snapshot: &Snapshot) -> BTreeMap<&'static str, u64> {
-    let mut counts = BTreeMap::from([("area", 0), ("document", 0), ("module", 0), ("package", 0)]);
+    let mut counts = BTreeMap::from([
+        ("area", 0),
+        ("document", 0),
+        ("file", 0),
+        ("module", 0),
+        ("package", 0),
+    ]);
     for entity in &snapshot.entities {
         let kind = match entity {
             Entity::Document(_) => "document",
             Entity::Module(_) => "module",
             Entity::Area(_) => "area",
             Entity::Package(_) => "package",
+            Entity::File(_) => "file",
         };
         *counts.entry(kind).or_default() += 1;
     }

@@ -355,7 +355,7 @@ pub fn build(inputs: &Inputs<'_>) -> Page {
                     });
                 }
             }
-            Entity::Area(_) => {}
+            Entity::Area(_) | Entity::File(_) => {}
         }
     }
     if document_total > MAX_DOCUMENTS {

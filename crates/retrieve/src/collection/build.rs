@@ -160,10 +160,17 @@ impl Collection {
         // Freeing every entry's terms (a reference count and an allocation each) is work
         // nothing waits for: on the pool, when a thread is free.
         rayon::spawn(move || drop(analysed));
-        let n = projection.entries.len().max(1) as f64;
+        let scored = projection
+            .entries
+            .iter()
+            .filter(|e| !is_unscored(e))
+            .count();
+        let n = scored.max(1) as f64;
         let averages: Vec<u8> = totals
             .iter()
-            .flat_map(|total| (total / n).to_bits().to_le_bytes())
+            .map(|total| total / n)
+            .chain([scored as f64])
+            .flat_map(|value| value.to_bits().to_le_bytes())
             .collect();
         let mut sections: [&[u8]; image::SECTIONS] = [&[]; image::SECTIONS];
         for (section, bytes) in [
@@ -192,6 +199,7 @@ impl Collection {
             base: 0,
             layout,
             average,
+            scored,
         }
     }
 }
@@ -225,13 +233,23 @@ fn inbound_neighbours(
         .collect()
 }
 
-/// Every entry's fields tokenized (through the active token memo, if any).
+/// Whether BM25 leaves the entry out: a `file` entry (a file no analyzer reads) is found by its
+/// exact names only, and counts in no statistic ([`Collection::scored_len`]).
+fn is_unscored(entry: &ProjectedEntry) -> bool {
+    entry.kind == "file"
+}
+
+/// Every entry's fields tokenized (through the active token memo, if any); an unscored entry
+/// has no terms.
 fn analyse_entries(projection: &RetrievalIndexV1) -> Vec<Arc<AnalysedEntry>> {
     let memo = crate::token_memo::active();
     projection
         .entries
         .par_iter()
         .map(|entry| {
+            if is_unscored(entry) {
+                return Arc::new(analyse(&[""; FIELD_COUNT]));
+            }
             let texts: [&str; FIELD_COUNT] = std::array::from_fn(|f| {
                 entry
                     .fields
@@ -346,6 +364,17 @@ fn columns_and_names(
         }
         if entry.kind != "intent" {
             add(entry.path.as_str(), ExactKind::Path, false);
+            if entry.kind == "file" {
+                // A file no analyzer reads is named by its file name and by its path and path
+                // suffixes as written, extension included: `Dockerfile`, `docker-compose.yml`,
+                // `workflows/ci.yml` (a bare stem would let `docker` name `docker.png`).
+                add(entry.path.file_name(), ExactKind::Path, false);
+                let path = entry.path.as_str();
+                let starts = path.match_indices('/').map(|(i, _)| i + 1);
+                for start in starts.collect::<Vec<_>>().iter().rev().skip(1) {
+                    add(&path[*start..], ExactKind::Path, false);
+                }
+            }
             if matches!(entry.kind.as_str(), "document" | "module") {
                 add(entry.path.file_name(), ExactKind::Path, false);
                 let stem = entry.path.file_stem();

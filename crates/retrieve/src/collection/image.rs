@@ -46,7 +46,8 @@ pub(super) const ROLE_MASK: u8 = 0b0111_0000;
 /// The sections, in image order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Section {
-    /// `FIELD_COUNT` × f64: average field lengths.
+    /// `FIELD_COUNT` × f64: average field lengths; then one f64: how many entries are scored
+    /// (every entry but `file` entries, which only exact names find).
     Averages,
     /// Per entry, `FIELD_COUNT` × u32: field lengths in tokens.
     Lengths,
@@ -97,7 +98,7 @@ impl Section {
     /// sections, the size its length must be a multiple of.
     fn size(self, entries: usize) -> Size {
         match self {
-            Section::Averages => Size::Exactly(FIELD_COUNT * 8),
+            Section::Averages => Size::Exactly((FIELD_COUNT + 1) * 8),
             Section::Lengths => Size::Exactly(entries.saturating_mul(FIELD_COUNT * 4)),
             Section::Numbers => Size::Exactly(entries.saturating_mul(16)),
             Section::Flags => Size::Exactly(entries),

@@ -99,6 +99,8 @@ pub struct Collection {
     end: usize,
     layout: Layout,
     average: [f64; FIELD_COUNT],
+    /// How many entries BM25 scores: every one but `file` entries ([`Collection::scored_len`]).
+    scored: usize,
 }
 
 impl PartialEq for Collection {
@@ -345,12 +347,15 @@ impl Collection {
         for (f, slot) in average.iter_mut().enumerate() {
             *slot = image::read_f64(averages, f * 8).filter(|a| a.is_finite() && *a >= 0.0)?;
         }
+        let scored = image::read_f64(averages, FIELD_COUNT * 8)
+            .filter(|n| n.is_finite() && *n >= 0.0 && *n <= layout.entries as f64)?;
         Some(Collection {
             storage,
             base,
             end,
             layout,
             average,
+            scored: scored as usize,
         })
     }
 
@@ -381,6 +386,13 @@ impl Collection {
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.layout.entries
+    }
+
+    /// How many entries BM25 scores, the N of its idf: every entry but `file` entries, which
+    /// have no postings and no lengths, so that a repository's data files, images and templates
+    /// leave the scores of its documents and modules as they are.
+    pub fn scored_len(&self) -> usize {
+        self.scored
     }
 
     /// Whether there are no entries.
