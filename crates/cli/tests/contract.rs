@@ -28,6 +28,7 @@ fn handoffs_and_ownership_satisfy_the_contracts_schema() {
         "docs-site",
         "sphinx-project",
         "asciidoc-site",
+        "java-project",
     ] {
         let dir = fixture_copy(fixture);
         index(dir.path());

@@ -13,6 +13,7 @@ const FIXTURES: &[&str] = &[
     "docs-site",
     "sphinx-project",
     "asciidoc-site",
+    "java-project",
 ];
 
 #[test]

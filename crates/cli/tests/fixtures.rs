@@ -83,6 +83,87 @@ fn asciidoc_site() {
     check_fixture("asciidoc-site");
 }
 
+#[test]
+fn java_project() {
+    check_fixture("java-project");
+}
+
+/// Java: public top-level types are the symbols, reachable members belong to their type, and
+/// imports resolve by package path below any source root (`src/main/java`), a wildcard to the
+/// package's modules; an unknown class under the project's own packages is unresolved, one
+/// of another project external.
+#[test]
+fn java_project_imports_resolve_by_package_path() {
+    let dir = fixture_copy("java-project");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let server = "module:src/main/java/com/example/app/Server.java";
+    let strings = "module:src/main/java/com/example/util/Strings.java";
+    assert!(relation_exists(&s, server, "imports", strings));
+    let module = s["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == server)
+        .unwrap();
+    let symbols: Vec<&str> = module["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        symbols,
+        vec!["Server"],
+        "package-private `Helper` is not exported"
+    );
+    let members: Vec<String> = module["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            format!(
+                "{}.{}",
+                m["owner"].as_str().unwrap(),
+                m["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(members.contains(&"Server.start".to_owned()), "{members:?}");
+    assert!(
+        !members.contains(&"Server.restartQuietly".to_owned()),
+        "{members:?}"
+    );
+    let resolutions: Vec<(&str, &str)> = module["imports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["specifier"].as_str().unwrap(),
+                i["resolution"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        resolutions,
+        vec![
+            ("java.util.List", "external"),
+            ("com.example.util.Strings", "internal"),
+            ("com.example.util.*", "internal"),
+            ("com.example.util.Strings", "internal"),
+            ("com.example.missing.Gone", "unresolved"),
+        ]
+    );
+    // `Strings.trim` in the README is a member; the mention resolves to its module.
+    assert!(relation_exists(
+        &s,
+        "document:README.md",
+        "mentions",
+        strings
+    ));
+}
+
 fn document_ids(snapshot: &serde_json::Value) -> Vec<String> {
     snapshot["entities"]
         .as_array()

@@ -25,6 +25,14 @@ pub struct Resolver<'a> {
     go_modules: HashMap<&'a str, &'a RelPath>,
     /// Directory → its non-test Go modules, sorted.
     go_dirs: BTreeMap<RelPath, Vec<EntityId>>,
+    /// Java: file name (`Server.java`) → the modules of that name, sorted.
+    java_files: HashMap<&'a str, Vec<&'a RelPath>>,
+    /// Java: a directory's name → the directories of that name holding Java modules, each
+    /// with its modules, sorted.
+    java_dirs: HashMap<&'a str, BTreeMap<RelPath, Vec<EntityId>>>,
+    /// Java: every two consecutive directory names above a Java module (`com/example`), the
+    /// packages this repository declares classes under.
+    java_pairs: HashSet<String>,
 }
 
 /// An import's resolution and targets.
@@ -51,6 +59,34 @@ impl<'a> Resolver<'a> {
         for targets in go_dirs.values_mut() {
             targets.sort();
         }
+        let mut java_files: HashMap<&str, Vec<&RelPath>> = HashMap::new();
+        let mut java_dirs: HashMap<&str, BTreeMap<RelPath, Vec<EntityId>>> = HashMap::new();
+        for module in modules {
+            if module.extension() == Some("java") {
+                java_files
+                    .entry(module.file_name())
+                    .or_default()
+                    .push(module);
+                // The directory's name, borrowed from the module's path.
+                let name = module.as_str().rsplit('/').nth(1).unwrap_or("");
+                java_dirs
+                    .entry(name)
+                    .or_default()
+                    .entry(module.parent())
+                    .or_default()
+                    .push(EntityId::module(module));
+            }
+        }
+        for files in java_files.values_mut() {
+            files.sort();
+        }
+        let mut java_pairs = HashSet::new();
+        for dir in java_dirs.values().flat_map(BTreeMap::keys) {
+            let names: Vec<&str> = dir.as_str().split('/').collect();
+            for pair in names.windows(2) {
+                java_pairs.insert(pair.join("/"));
+            }
+        }
         let python_modules: Vec<&RelPath> = modules
             .iter()
             .filter(|m| matches!(m.extension(), Some("py" | "pyi")))
@@ -59,6 +95,9 @@ impl<'a> Resolver<'a> {
         let modules: HashSet<&str> = modules.iter().map(RelPath::as_str).collect();
         let mut resolver = Resolver {
             go_dirs,
+            java_files,
+            java_dirs,
+            java_pairs,
             npm: BTreeMap::new(),
             crates: BTreeMap::new(),
             cargo_roots: HashMap::new(),
@@ -215,6 +254,87 @@ impl<'a> Resolver<'a> {
             Language::Rust => self.rust_use(from, specifier, names),
             Language::Python => self.python(from, specifier, names),
             Language::Go => self.go(specifier),
+            Language::Java => self.java(specifier),
+        }
+    }
+
+    /// A Java import names a class by its package and name (`a.b.C`, a nested `a.b.C.D`, a
+    /// static member's class `a.b.C`) or a package (`a.b.*`). The class is the module whose
+    /// path ends with `a/b/C.java` (the source root above it is the project's layout, not the
+    /// language's), when exactly one does; a package is every module of the directories
+    /// ending with `a/b`. A name that nothing here declares is external, unless this
+    /// repository declares classes under its package's first two names, where it is
+    /// unresolved ([`Resolver::java_miss`]).
+    fn java(&self, specifier: &str) -> Resolved {
+        let segments: Vec<&str> = specifier.split('.').collect();
+        if segments.last() == Some(&"*") {
+            let package = &segments[..segments.len() - 1];
+            let targets = self.java_package(package);
+            return if targets.is_empty() {
+                (self.java_miss(package), Vec::new())
+            } else {
+                (ImportResolution::Internal, targets)
+            };
+        }
+        // The class, else its outer classes (`a.b.Outer.Inner` lives in `Outer.java`).
+        for end in (1..=segments.len()).rev() {
+            let rel = format!("{}.java", segments[..end].join("/"));
+            let name = rel.rsplit('/').next().unwrap_or(&rel);
+            let matches: Vec<&&RelPath> = self
+                .java_files
+                .get(name)
+                .map(|files| {
+                    files
+                        .iter()
+                        .filter(|p| {
+                            p.as_str() == rel
+                                || p.as_str()
+                                    .strip_suffix(rel.as_str())
+                                    .is_some_and(|head| head.ends_with('/'))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            match matches.as_slice() {
+                [only] => return (ImportResolution::Internal, vec![EntityId::module(only)]),
+                [] => {}
+                _ => return (ImportResolution::Unresolved, Vec::new()),
+            }
+        }
+        let package = &segments[..segments.len().saturating_sub(1)];
+        (self.java_miss(package), Vec::new())
+    }
+
+    /// The modules of the directories whose path ends with the package's (`a/b` for `a.b`).
+    fn java_package(&self, package: &[&str]) -> Vec<EntityId> {
+        let Some(last) = package.last() else {
+            return Vec::new();
+        };
+        let rel = package.join("/");
+        self.java_dirs
+            .get(last)
+            .map(|dirs| {
+                dirs.iter()
+                    .filter(|(dir, _)| {
+                        dir.as_str() == rel
+                            || dir
+                                .as_str()
+                                .strip_suffix(rel.as_str())
+                                .is_some_and(|head| head.ends_with('/'))
+                    })
+                    .flat_map(|(_, modules)| modules.iter().cloned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Unresolved when this repository declares classes under the package's first two names
+    /// (`com.example.missing.Gone` in a repository of `com/example/...`), else external.
+    fn java_miss(&self, package: &[&str]) -> ImportResolution {
+        if package.len() >= 2 && self.java_pairs.contains(&package[..2].join("/")) {
+            ImportResolution::Unresolved
+        } else {
+            ImportResolution::External
         }
     }
 

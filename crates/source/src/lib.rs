@@ -8,13 +8,14 @@
 //! well-formed parts are reported, and the errors are listed as diagnostics.
 //!
 //! Supported languages are TypeScript (and TSX), JavaScript (with JSX), Rust,
-//! Python and Go; see [`Language`].
+//! Python, Go and Java; see [`Language`].
 
 #![warn(missing_docs)]
 
 mod common;
 mod ecmascript;
 mod go;
+mod java;
 mod python;
 mod rust;
 #[cfg(test)]
@@ -30,7 +31,7 @@ use tree_sitter::{Parser, Tree};
 ///
 /// Bumped whenever the output for the same input could change (grammar
 /// upgrades included), so that cached facts can be invalidated.
-pub const ANALYZER_VERSION: u32 = 3;
+pub const ANALYZER_VERSION: u32 = 4;
 
 /// A source language the analyzer understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -49,24 +50,27 @@ pub enum Language {
     Python,
     /// Go (`.go`).
     Go,
+    /// Java (`.java`).
+    Java,
 }
 
 impl Language {
     /// Every supported language, in declaration order.
-    pub const ALL: [Language; 6] = [
+    pub const ALL: [Language; 7] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
         Language::Rust,
         Language::Python,
         Language::Go,
+        Language::Java,
     ];
 
     /// The language of a file, by its extension.
     ///
     /// `.ts` `.mts` `.cts` → TypeScript (declaration files such as `.d.ts`
     /// too), `.tsx` → Tsx, `.js` `.jsx` `.mjs` `.cjs` → JavaScript, `.rs` →
-    /// Rust, `.py` `.pyi` → Python, `.go` → Go. Both `/` and `\` separate
+    /// Rust, `.py` `.pyi` → Python, `.go` → Go, `.java` → Java. Both `/` and `\` separate
     /// directories; the extension is compared ASCII-case-insensitively. A
     /// dot file without a further extension (`.ts`) has no extension, as
     /// with [`std::path::Path::extension`].
@@ -84,12 +88,13 @@ impl Language {
             "rs" => Some(Language::Rust),
             "py" | "pyi" => Some(Language::Python),
             "go" => Some(Language::Go),
+            "java" => Some(Language::Java),
             _ => None,
         }
     }
 
     /// Stable lower-case name: `typescript`, `tsx`, `javascript`, `rust`,
-    /// `python` or `go`.
+    /// `python`, `go` or `java`.
     pub fn name(self) -> &'static str {
         match self {
             Language::TypeScript => "typescript",
@@ -98,6 +103,7 @@ impl Language {
             Language::Rust => "rust",
             Language::Python => "python",
             Language::Go => "go",
+            Language::Java => "java",
         }
     }
 
@@ -109,6 +115,7 @@ impl Language {
             Language::Rust => tree_sitter_rust::LANGUAGE.into(),
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::Go => tree_sitter_go::LANGUAGE.into(),
+            Language::Java => tree_sitter_java::LANGUAGE.into(),
         }
     }
 }
@@ -312,6 +319,7 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
         Language::Rust => rust::analyze(&ctx, root),
         Language::Python => python::analyze(&ctx, root),
         Language::Go => go::analyze(&ctx, root),
+        Language::Java => java::analyze(&ctx, root),
     };
     facts.symbols = common::finish_symbols(found.symbols);
     facts.imports = common::finish_imports(found.imports);
@@ -363,6 +371,7 @@ mod tests {
             ("pkg/__init__.py", Some(Language::Python)),
             ("pkg/stub.pyi", Some(Language::Python)),
             ("cmd/main.go", Some(Language::Go)),
+            ("src/main/java/a/B.java", Some(Language::Java)),
             ("C:\\src\\Main.GO", Some(Language::Go)),
             ("README.md", None),
             ("Makefile", None),
@@ -380,7 +389,15 @@ mod tests {
         let names: Vec<_> = Language::ALL.iter().map(|l| l.name()).collect();
         assert_eq!(
             names,
-            ["typescript", "tsx", "javascript", "rust", "python", "go"]
+            [
+                "typescript",
+                "tsx",
+                "javascript",
+                "rust",
+                "python",
+                "go",
+                "java"
+            ]
         );
         for language in Language::ALL {
             let json = serde_json::to_string(&language).unwrap();

@@ -117,6 +117,14 @@ fn rules(language: Language) -> Rules {
             skip: &["rune_literal"],
             python: false,
         },
+        Language::Java => Rules {
+            words: &["identifier", "type_identifier"],
+            sigils: &[],
+            comments: &["line_comment", "block_comment"],
+            literals: &["string_fragment", "multiline_string_fragment"],
+            skip: &["character_literal"],
+            python: false,
+        },
     }
 }
 
