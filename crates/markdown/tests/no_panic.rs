@@ -1,6 +1,6 @@
-//! `analyze` never panics and its facts stay consistent, whatever the input.
+//! The analyzers never panic and their facts stay consistent, whatever the input.
 
-use doc_bridge_markdown::{MarkdownFacts, SUMMARY_MAX_CHARS, analyze};
+use doc_bridge_markdown::{MarkdownFacts, SUMMARY_MAX_CHARS, analyze, asciidoc, rst};
 use proptest::prelude::*;
 
 /// Pieces of Markdown syntax, so generated documents reach far more parser
@@ -130,7 +130,115 @@ fn tokens(alphabet: &'static [&'static str], max: usize) -> impl Strategy<Value 
     prop::collection::vec(prop::sample::select(alphabet), 0..max).prop_map(|parts| parts.concat())
 }
 
+/// Pieces of reStructuredText and Sphinx markup.
+const RST_TOKENS: &[&str] = &[
+    "\n",
+    "\n\n",
+    "\r\n",
+    "   ",
+    "\t",
+    "=====\n",
+    "-----\n",
+    "~~~\n",
+    "####\n",
+    ".. ",
+    ".. _label:",
+    ".. _x: https://a",
+    ".. note::",
+    ".. code-block:: python",
+    ".. toctree::",
+    ".. image:: a.png",
+    ".. |s| image:: b",
+    ".. [1] ",
+    ":maxdepth: 2",
+    "::",
+    ":doc:`",
+    ":ref:`",
+    ":func:`",
+    ":py:class:`",
+    "`",
+    "``",
+    "`_",
+    "`__",
+    "<",
+    ">",
+    "_",
+    "*",
+    "**",
+    "|",
+    ":",
+    "~",
+    "!",
+    ".",
+    "a",
+    "word ",
+    "intro",
+    "/api",
+    "é",
+    "日本",
+    "\u{FEFF}",
+    "\u{0}",
+    "+---+",
+    "| a |",
+];
+
+/// Pieces of AsciiDoc markup.
+const ADOC_TOKENS: &[&str] = &[
+    "\n",
+    "\n\n",
+    "\r\n",
+    "  ",
+    "= ",
+    "== ",
+    "=== ",
+    "## ",
+    ":description: ",
+    ":toc:",
+    "----\n",
+    "....\n",
+    "////\n",
+    "++++\n",
+    "====\n",
+    "|===\n",
+    "--\n",
+    "// ",
+    "[[id]]",
+    "[#id]",
+    "[source,java]",
+    "xref:",
+    "a.adoc",
+    "#frag",
+    "[",
+    "]",
+    "<<",
+    ">>",
+    ",",
+    "include::",
+    "image::",
+    "image:",
+    "link:",
+    "https://",
+    "`",
+    "+",
+    "*",
+    "_",
+    "#",
+    ".",
+    "NOTE: ",
+    "{attr}",
+    "a",
+    "word ",
+    "é",
+    "日本",
+    "\u{FEFF}",
+    "\u{0}",
+];
+
 fn check_invariants(text: &str, facts: &MarkdownFacts) {
+    check_facts(text, facts, analyze);
+}
+
+fn check_facts(text: &str, facts: &MarkdownFacts, analyzer: fn(&str, &str) -> MarkdownFacts) {
     let lines = 1..=facts.line_count;
     for heading in &facts.headings {
         assert!((1..=3).contains(&heading.level), "{heading:?}");
@@ -151,7 +259,7 @@ fn check_invariants(text: &str, facts: &MarkdownFacts) {
     assert!(!facts.title.is_empty());
     assert!(facts.body.len() <= 3 * text.len());
     assert!(facts.line_count as usize <= text.len());
-    assert_eq!(&analyze(text, "stem"), facts, "analysis is deterministic");
+    assert_eq!(&analyzer(text, "stem"), facts, "analysis is deterministic");
 }
 
 proptest! {
@@ -188,4 +296,49 @@ proptest! {
             prop_assert!(facts.front_matter.is_some() != facts.front_matter_error.is_some());
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn rst_never_panics(text in prop_oneof![tokens(RST_TOKENS, 200), any::<String>()]) {
+        let facts = rst::analyze(&text, "stem");
+        check_facts(&text, &facts, rst::analyze);
+    }
+
+    #[test]
+    fn asciidoc_never_panics(text in prop_oneof![tokens(ADOC_TOKENS, 200), any::<String>()]) {
+        let facts = asciidoc::analyze(&text, "stem");
+        check_facts(&text, &facts, asciidoc::analyze);
+    }
+}
+
+/// Inputs that would make a careless scan quadratic or deeply recursive: every analyzer reads
+/// them in one pass (a quadratic one would not finish here in any reasonable time).
+#[test]
+fn hostile_documents_are_read_in_one_pass() {
+    let open_roles = ":ref:`".repeat(50_000);
+    let backticks = "`".repeat(200_000);
+    let colons = "a:b:".repeat(100_000);
+    let angles = "<<".repeat(100_000);
+    let deep: String = (0..20_000)
+        .map(|depth| format!("{}.. note::\n\n", " ".repeat(depth % 2_000)))
+        .collect();
+    let long_title = format!("{}\n{}\n", "t".repeat(100_000), "=".repeat(100_000));
+    for text in [
+        &open_roles,
+        &backticks,
+        &colons,
+        &angles,
+        &deep,
+        &long_title,
+    ] {
+        for analyzer in [analyze, rst::analyze, asciidoc::analyze] {
+            let facts = analyzer(text, "stem");
+            assert!(facts.line_count as usize <= text.len());
+        }
+    }
+    let facts = rst::analyze(&long_title, "stem");
+    assert_eq!(facts.headings.len(), 1);
 }
