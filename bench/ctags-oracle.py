@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Declarations doc-bridge records against Universal Ctags', on a real repository.
 
-    bench/ctags-oracle.py --doc-bridge BIN --language java REPO_DIR [--show N]
+    bench/ctags-oracle.py --doc-bridge BIN --language java|csharp REPO_DIR [--show N]
 
 REPO_DIR is a plain checkout (`git --git-dir=MIRROR archive HEAD | tar -x`). The script runs
 `doc-bridge index` there and `ctags -R` (Debian's `universal-ctags`) over the same files, and
 compares, for the declaration kinds both tools define:
 
-- exported types: doc-bridge's module symbols against ctags' top-level class, interface, enum
-  and annotation tags whose declaration line (ctags' `pattern`) says `public` (ctags 5.9 gives
-  top-level types no access field);
-- members: doc-bridge's members (owner, name) against ctags' method, field and enum-constant
-  tags scoped to a top-level type, `public` or `protected`, or of an interface or annotation
-  type (whose members are public), or enum constants.
+- exported types: doc-bridge's module symbols against ctags' top-level (C#: namespace-level)
+  class, interface, enum, annotation and struct tags whose declaration line (ctags' `pattern`)
+  says `public` (ctags 5.9 gives top-level types no access field); C# delegates, which ctags
+  does not tag, are left out of doc-bridge's side;
+- members: doc-bridge's members (owner, name) against ctags' method, field, property, event and
+  enum-constant tags scoped to a top-level type, `public` or `protected`, or of an interface or
+  annotation type (whose members are public), or enum constants.
 
 Each declaration is keyed by (file, owner, name); precision is the share of doc-bridge's keys
 ctags also has, recall the share of ctags' keys doc-bridge has, and line agreement the share
@@ -28,10 +29,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-TYPE_KINDS = {"class", "interface", "enum", "annotation"}
-MEMBER_KINDS = {"method", "field", "enumConstant"}
-EXTENSIONS = {"java": (".java",)}
-CTAGS_LANGUAGE = {"java": "Java"}
+TYPE_KINDS = {"class", "interface", "enum", "annotation", "struct"}
+MEMBER_KINDS = {"method", "field", "enumConstant", "property", "event", "enumerator"}
+ENUM_VALUES = {"enumConstant", "enumerator"}
+EXTENSIONS = {"java": (".java",), "csharp": (".cs",)}
+CTAGS_LANGUAGE = {"java": "Java", "csharp": "C#"}
+# Symbol kinds ctags has a tag for (C# delegates are `type` symbols and have none).
+COMPARED_SYMBOL_KINDS = {"class", "interface", "enum", "struct"}
 
 
 def doc_bridge_declarations(binary: str, repo: Path, language: str):
@@ -48,7 +52,7 @@ def doc_bridge_declarations(binary: str, repo: Path, language: str):
             continue
         path = entity["path"]
         for symbol in entity.get("symbols", []):
-            if not symbol.get("reexport"):
+            if not symbol.get("reexport") and symbol["kind"] in COMPARED_SYMBOL_KINDS:
                 types[(path, None, symbol["name"])] = symbol["line"]
         for member in entity.get("members", []):
             members[(path, member["owner"], member["name"])] = member["line"]
@@ -61,29 +65,36 @@ def ctags_declarations(repo: Path, language: str):
          "--extras=-f", "--output-format=json", "-f", "-", "."],
         cwd=repo, check=True, capture_output=True, text=True)
     tags = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    def top_level(tag):
+        return "scope" not in tag or tag.get("scopeKind") == "namespace"
+
+    # (path, the scope a member of the type carries) → the type's kind and name.
     top_kind = {}
     for tag in tags:
-        if tag.get("kind") in TYPE_KINDS and "scope" not in tag:
-            top_kind[(tag["path"].removeprefix("./"), tag["name"])] = tag["kind"]
+        if tag.get("kind") in TYPE_KINDS and top_level(tag):
+            path = tag["path"].removeprefix("./")
+            scope = f"{tag['scope']}.{tag['name']}" if "scope" in tag else tag["name"]
+            top_kind[(path, scope)] = (tag["kind"], tag["name"])
     types, members = {}, {}
     for tag in tags:
         path = tag["path"].removeprefix("./")
         if not path.endswith(EXTENSIONS[language]):
             continue
         kind = tag.get("kind")
-        if kind in TYPE_KINDS and "scope" not in tag:
+        if kind in TYPE_KINDS and top_level(tag):
             declaration = tag.get("pattern", "").split("(")[0]
             if " public " in f" {declaration.strip('/^$')} ":
                 types[(path, None, tag["name"])] = tag["line"]
-        elif kind in MEMBER_KINDS and tag.get("scope") and "." not in tag["scope"]:
-            owner_kind = top_kind.get((path, tag["scope"]))
-            if owner_kind is None:
+        elif kind in MEMBER_KINDS and tag.get("scope"):
+            owner = top_kind.get((path, tag["scope"]))
+            if owner is None:
                 continue  # a member of a nested or local type
+            owner_kind, owner_name = owner
             reachable = (tag.get("access") in ("public", "protected")
                          or owner_kind in ("interface", "annotation")
-                         or kind == "enumConstant")
+                         or kind in ENUM_VALUES)
             if reachable:
-                members[(path, tag["scope"], tag["name"])] = tag["line"]
+                members[(path, owner_name, tag["name"])] = tag["line"]
     return types, members
 
 

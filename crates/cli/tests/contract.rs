@@ -29,6 +29,7 @@ fn handoffs_and_ownership_satisfy_the_contracts_schema() {
         "sphinx-project",
         "asciidoc-site",
         "java-project",
+        "csharp-project",
     ] {
         let dir = fixture_copy(fixture);
         index(dir.path());

@@ -14,6 +14,7 @@ const FIXTURES: &[&str] = &[
     "sphinx-project",
     "asciidoc-site",
     "java-project",
+    "csharp-project",
 ];
 
 #[test]

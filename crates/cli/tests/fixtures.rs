@@ -88,6 +88,11 @@ fn java_project() {
     check_fixture("java-project");
 }
 
+#[test]
+fn csharp_project() {
+    check_fixture("csharp-project");
+}
+
 /// Java: public top-level types are the symbols, reachable members belong to their type, and
 /// imports resolve by package path below any source root (`src/main/java`), a wildcard to the
 /// package's modules; an unknown class under the project's own packages is unresolved, one

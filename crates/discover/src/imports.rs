@@ -255,6 +255,8 @@ impl<'a> Resolver<'a> {
             Language::Python => self.python(from, specifier, names),
             Language::Go => self.go(specifier),
             Language::Java => self.java(specifier),
+            // A `using` names a namespace, which no file path gives.
+            Language::CSharp => (ImportResolution::External, Vec::new()),
         }
     }
 

@@ -8,11 +8,12 @@
 //! well-formed parts are reported, and the errors are listed as diagnostics.
 //!
 //! Supported languages are TypeScript (and TSX), JavaScript (with JSX), Rust,
-//! Python, Go and Java; see [`Language`].
+//! Python, Go, Java and C#; see [`Language`].
 
 #![warn(missing_docs)]
 
 mod common;
+mod csharp;
 mod ecmascript;
 mod go;
 mod java;
@@ -52,11 +53,13 @@ pub enum Language {
     Go,
     /// Java (`.java`).
     Java,
+    /// C# (`.cs`).
+    CSharp,
 }
 
 impl Language {
     /// Every supported language, in declaration order.
-    pub const ALL: [Language; 7] = [
+    pub const ALL: [Language; 8] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
@@ -64,13 +67,14 @@ impl Language {
         Language::Python,
         Language::Go,
         Language::Java,
+        Language::CSharp,
     ];
 
     /// The language of a file, by its extension.
     ///
     /// `.ts` `.mts` `.cts` → TypeScript (declaration files such as `.d.ts`
     /// too), `.tsx` → Tsx, `.js` `.jsx` `.mjs` `.cjs` → JavaScript, `.rs` →
-    /// Rust, `.py` `.pyi` → Python, `.go` → Go, `.java` → Java. Both `/` and `\` separate
+    /// Rust, `.py` `.pyi` → Python, `.go` → Go, `.java` → Java, `.cs` → CSharp. Both `/` and `\` separate
     /// directories; the extension is compared ASCII-case-insensitively. A
     /// dot file without a further extension (`.ts`) has no extension, as
     /// with [`std::path::Path::extension`].
@@ -89,12 +93,13 @@ impl Language {
             "py" | "pyi" => Some(Language::Python),
             "go" => Some(Language::Go),
             "java" => Some(Language::Java),
+            "cs" => Some(Language::CSharp),
             _ => None,
         }
     }
 
     /// Stable lower-case name: `typescript`, `tsx`, `javascript`, `rust`,
-    /// `python`, `go` or `java`.
+    /// `python`, `go`, `java` or `csharp`.
     pub fn name(self) -> &'static str {
         match self {
             Language::TypeScript => "typescript",
@@ -104,6 +109,7 @@ impl Language {
             Language::Python => "python",
             Language::Go => "go",
             Language::Java => "java",
+            Language::CSharp => "csharp",
         }
     }
 
@@ -116,6 +122,7 @@ impl Language {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::Go => tree_sitter_go::LANGUAGE.into(),
             Language::Java => tree_sitter_java::LANGUAGE.into(),
+            Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
         }
     }
 }
@@ -320,6 +327,7 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
         Language::Python => python::analyze(&ctx, root),
         Language::Go => go::analyze(&ctx, root),
         Language::Java => java::analyze(&ctx, root),
+        Language::CSharp => csharp::analyze(&ctx, root),
     };
     facts.symbols = common::finish_symbols(found.symbols);
     facts.imports = common::finish_imports(found.imports);
@@ -372,6 +380,7 @@ mod tests {
             ("pkg/stub.pyi", Some(Language::Python)),
             ("cmd/main.go", Some(Language::Go)),
             ("src/main/java/a/B.java", Some(Language::Java)),
+            ("src/App/Program.cs", Some(Language::CSharp)),
             ("C:\\src\\Main.GO", Some(Language::Go)),
             ("README.md", None),
             ("Makefile", None),
@@ -396,7 +405,8 @@ mod tests {
                 "rust",
                 "python",
                 "go",
-                "java"
+                "java",
+                "csharp"
             ]
         );
         for language in Language::ALL {

@@ -117,6 +117,18 @@ fn rules(language: Language) -> Rules {
             skip: &["rune_literal"],
             python: false,
         },
+        Language::CSharp => Rules {
+            words: &["identifier"],
+            sigils: &[],
+            comments: &["comment"],
+            literals: &[
+                "string_literal_content",
+                "verbatim_string_literal",
+                "raw_string_content",
+            ],
+            skip: &["character_literal"],
+            python: false,
+        },
         Language::Java => Rules {
             words: &["identifier", "type_identifier"],
             sigils: &[],

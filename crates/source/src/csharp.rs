@@ -1,0 +1,308 @@
+//! C#.
+//!
+//! Exported: types declared `public` at namespace level (in a block or file-scoped namespace,
+//! or outside any): classes, structs, interfaces, enums, records and delegates. A type without
+//! an access modifier is `internal` to its assembly and is not a module symbol.
+//!
+//! Members: of every namespace-level type, what other code can reach: `public` and `protected`
+//! methods, constructors, properties, events and fields (a `const` is a constant), every member
+//! of an interface, every enum member. Nested types and `private`/`internal` members are left
+//! out.
+//!
+//! Imports: `using A.B;`, `using static A.B.C;`, `using Alias = A.B;` and `global using`, each
+//! as the namespace or type it names.
+
+use tree_sitter::Node;
+
+use crate::common::{Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children};
+use crate::{ImportKind, MemberKind, SymbolKind};
+
+/// The usings and types of the compilation unit and of every namespace in it, however deep
+/// (an explicit stack: nesting must not use the call stack). The order found does not matter:
+/// facts are sorted by position afterwards.
+pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
+    let mut found = Found::default();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        declarations(ctx, node, &mut found, &mut pending);
+    }
+    found
+}
+
+/// The named children of `node`, with those inside conditional compilation (`#if`, `#elif`,
+/// `#else` branches, however nested) in their place: every branch's declarations count, as
+/// any build configuration may compile them. Iterative: nesting must not use the call stack.
+fn children_through_directives(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<Node<'_>> = named_children(node).into_iter().rev().collect();
+    while let Some(child) = stack.pop() {
+        if matches!(child.kind(), "preproc_if" | "preproc_elif" | "preproc_else") {
+            stack.extend(named_children(child).into_iter().rev());
+        } else {
+            out.push(child);
+        }
+    }
+    out
+}
+
+/// The usings and types directly inside `node` (a compilation unit or a namespace's body);
+/// namespaces inside it go to `pending`.
+fn declarations<'t>(ctx: &Ctx<'_>, node: Node<'t>, found: &mut Found, pending: &mut Vec<Node<'t>>) {
+    for child in children_through_directives(node) {
+        match child.kind() {
+            "using_directive" => using(ctx, child, &mut found.imports),
+            "namespace_declaration" => pending.extend(child.child_by_field_name("body")),
+            // Its types follow it as siblings; what it holds itself is read the same way.
+            "file_scoped_namespace_declaration" => pending.push(child),
+            kind => {
+                let Some(symbol_kind) = type_kind(kind) else {
+                    continue;
+                };
+                let Some(name_node) = child.child_by_field_name("name") else {
+                    continue;
+                };
+                let Some(name) = ctx.text(name_node) else {
+                    continue;
+                };
+                if modifiers(ctx, child).public {
+                    found
+                        .symbols
+                        .push(FoundSymbol::local(ctx, name_node, name, symbol_kind));
+                }
+                members(ctx, child, name, &mut found.members);
+            }
+        }
+    }
+}
+
+/// The symbol kind of a type declaration's node kind; `None` for other nodes.
+fn type_kind(kind: &str) -> Option<SymbolKind> {
+    match kind {
+        "class_declaration" | "record_declaration" => Some(SymbolKind::Class),
+        "struct_declaration" | "record_struct_declaration" => Some(SymbolKind::Struct),
+        "interface_declaration" => Some(SymbolKind::Interface),
+        "enum_declaration" => Some(SymbolKind::Enum),
+        "delegate_declaration" => Some(SymbolKind::Type),
+        _ => None,
+    }
+}
+
+/// The access and storage modifiers a declaration carries.
+#[derive(Default)]
+struct Modifiers {
+    public: bool,
+    protected: bool,
+    constant: bool,
+}
+
+fn modifiers(ctx: &Ctx<'_>, node: Node<'_>) -> Modifiers {
+    let mut found = Modifiers::default();
+    for modifier in named_children(node)
+        .into_iter()
+        .filter(|n| n.kind() == "modifier")
+    {
+        match ctx.text(modifier) {
+            Some("public") => found.public = true,
+            Some("protected") => found.protected = true,
+            Some("const") => found.constant = true,
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The reachable members of the namespace-level type `node`, named `owner`.
+fn members(ctx: &Ctx<'_>, node: Node<'_>, owner: &str, out: &mut Vec<FoundMember>) {
+    let Some(body) = node.child_by_field_name("body").or_else(|| {
+        named_children(node).into_iter().find(|n| {
+            matches!(
+                n.kind(),
+                "declaration_list" | "enum_member_declaration_list"
+            )
+        })
+    }) else {
+        return;
+    };
+    let interface = node.kind() == "interface_declaration";
+    for member in children_through_directives(body) {
+        let m = modifiers(ctx, member);
+        let reachable = interface || m.public || m.protected;
+        match member.kind() {
+            "enum_member_declaration" => {
+                if let Some(name) = name_of(member) {
+                    out.extend(FoundMember::new(ctx, name, owner, MemberKind::Constant));
+                }
+            }
+            "method_declaration" | "constructor_declaration" | "operator_declaration" => {
+                if reachable && let Some(name) = name_of(member) {
+                    out.extend(FoundMember::new(ctx, name, owner, MemberKind::Method));
+                }
+            }
+            "property_declaration" | "event_declaration" => {
+                if reachable && let Some(name) = name_of(member) {
+                    out.extend(FoundMember::new(ctx, name, owner, MemberKind::Field));
+                }
+            }
+            "field_declaration" | "event_field_declaration" => {
+                if !reachable {
+                    continue;
+                }
+                let kind = if m.constant {
+                    MemberKind::Constant
+                } else {
+                    MemberKind::Field
+                };
+                let declaration = named_children(member)
+                    .into_iter()
+                    .find(|n| n.kind() == "variable_declaration");
+                for declarator in declaration
+                    .map(named_children)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|n| n.kind() == "variable_declarator")
+                {
+                    if let Some(name) = name_of(declarator) {
+                        out.extend(FoundMember::new(ctx, name, owner, kind));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A declaration's name: its `name` field, else its first identifier.
+fn name_of(node: Node<'_>) -> Option<Node<'_>> {
+    node.child_by_field_name("name").or_else(|| {
+        named_children(node)
+            .into_iter()
+            .find(|n| n.kind() == "identifier")
+    })
+}
+
+/// `[global] using [static] [Alias =] A.B;`: the name after any alias.
+fn using(ctx: &Ctx<'_>, node: Node<'_>, out: &mut Vec<FoundImport>) {
+    let names: Vec<Node<'_>> = named_children(node)
+        .into_iter()
+        .filter(|n| matches!(n.kind(), "qualified_name" | "identifier"))
+        .collect();
+    let Some(target) = names.last().and_then(|n| ctx.text(*n)) else {
+        return;
+    };
+    let target: String = target.chars().filter(|c| !c.is_whitespace()).collect();
+    out.push(FoundImport::new(
+        ctx,
+        node,
+        &target,
+        ImportKind::Static,
+        Vec::new(),
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Language, MemberKind, SymbolKind, analyze};
+
+    const SOURCE: &str = r#"using System;
+using static System.Math;
+using Json = System.Text.Json;
+global using System.Linq;
+
+namespace Example.App
+{
+    /// <summary>Serves.</summary>
+    [Serializable]
+    public class Server : IDisposable
+    {
+        public const int Port = 80;
+        private readonly string name;
+        protected int a, b;
+        public string Name { get; set; }
+        public event EventHandler Changed;
+        public Server(string name) { this.name = name; }
+        public void Start() { }
+        internal void Hidden() { }
+        public class Inner { public void Nested() { } }
+    }
+    class Helper { public void Help() { } }
+    public interface IHandler { void Handle(string s); }
+    public enum Color { Red, Green }
+    public struct Point { public int X; }
+    public record Person(string First);
+    public delegate void Callback(int x);
+}
+"#;
+
+    #[test]
+    fn public_types_are_exported_and_reachable_members_recorded() {
+        let facts = analyze(Language::CSharp, SOURCE.as_bytes());
+        let symbols: Vec<(String, SymbolKind, u32)> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.name.clone(), s.kind, s.line))
+            .collect();
+        assert_eq!(
+            symbols,
+            vec![
+                ("Server".to_owned(), SymbolKind::Class, 10),
+                ("IHandler".to_owned(), SymbolKind::Interface, 23),
+                ("Color".to_owned(), SymbolKind::Enum, 24),
+                ("Point".to_owned(), SymbolKind::Struct, 25),
+                ("Person".to_owned(), SymbolKind::Class, 26),
+                ("Callback".to_owned(), SymbolKind::Type, 27),
+            ]
+        );
+        let members: Vec<(String, String, MemberKind)> = facts
+            .members
+            .iter()
+            .map(|m| (m.owner.clone(), m.name.clone(), m.kind))
+            .collect();
+        assert_eq!(
+            members,
+            vec![
+                ("Server".into(), "Port".into(), MemberKind::Constant),
+                ("Server".into(), "a".into(), MemberKind::Field),
+                ("Server".into(), "b".into(), MemberKind::Field),
+                ("Server".into(), "Name".into(), MemberKind::Field),
+                ("Server".into(), "Changed".into(), MemberKind::Field),
+                ("Server".into(), "Server".into(), MemberKind::Method),
+                ("Server".into(), "Start".into(), MemberKind::Method),
+                ("Helper".into(), "Help".into(), MemberKind::Method),
+                ("IHandler".into(), "Handle".into(), MemberKind::Method),
+                ("Color".into(), "Red".into(), MemberKind::Constant),
+                ("Color".into(), "Green".into(), MemberKind::Constant),
+                ("Point".into(), "X".into(), MemberKind::Field),
+            ]
+        );
+        let imports: Vec<&str> = facts.imports.iter().map(|i| i.specifier.as_str()).collect();
+        assert_eq!(
+            imports,
+            vec!["System", "System.Math", "System.Text.Json", "System.Linq"]
+        );
+    }
+
+    #[test]
+    fn declarations_inside_conditional_compilation_count() {
+        let facts = analyze(
+            Language::CSharp,
+            b"#if NET\nusing System.Buffers;\n#endif\nnamespace N;\npublic class A\n{\n#if SPAN\n    public void Read(Span<byte> b) { }\n#else\n    public void Read(byte[] b) { }\n#endif\n    public int Size { get; }\n}\n",
+        );
+        assert_eq!(facts.imports.len(), 1);
+        let members: Vec<(&str, u32)> = facts
+            .members
+            .iter()
+            .map(|m| (m.name.as_str(), m.line))
+            .collect();
+        assert_eq!(members, vec![("Read", 8), ("Size", 12)]);
+    }
+
+    #[test]
+    fn a_file_scoped_namespace_holds_the_types_after_it() {
+        let facts = analyze(
+            Language::CSharp,
+            b"namespace Other;\npublic static class Ext { public static void Go(this string s) { } }\n",
+        );
+        assert_eq!(facts.symbols.len(), 1);
+        assert_eq!(facts.members.len(), 1);
+    }
+}
