@@ -1101,7 +1101,11 @@ pub fn seal_snapshot(snapshot: &Snapshot) -> ContentHash {
 fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
     match ecosystem {
         Ecosystem::Cargo | Ecosystem::Python => name.replace('-', "_").to_lowercase(),
-        Ecosystem::Npm | Ecosystem::Go => name.to_owned(),
+        Ecosystem::Npm
+        | Ecosystem::Go
+        | Ecosystem::Maven
+        | Ecosystem::Gradle
+        | Ecosystem::Dotnet => name.to_owned(),
     }
 }
 

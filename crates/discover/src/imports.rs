@@ -138,6 +138,9 @@ impl<'a> Resolver<'a> {
                         .entry(package.name.as_str())
                         .or_insert(&package.path);
                 }
+                // Java imports resolve by package path, C# usings name namespaces: neither
+                // by the package's name.
+                Ecosystem::Maven | Ecosystem::Gradle | Ecosystem::Dotnet => {}
             }
         }
         python_roots.insert(RelPath::root());

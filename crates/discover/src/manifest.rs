@@ -1,12 +1,13 @@
-//! Manifest analyzers: package.json, Cargo.toml, pyproject.toml, go.mod. Pure functions of a
-//! manifest's text.
+//! Manifest analyzers: package.json, Cargo.toml, pyproject.toml, go.mod, Maven's pom.xml,
+//! Gradle's settings.gradle(.kts) and .NET project files. Pure functions of a manifest's text
+//! (and, for a .NET project, its file name, which names the project).
 
 use std::collections::BTreeMap;
 
 use doc_bridge_model::snapshot::{Dependency, Ecosystem};
 
 /// Bumped whenever output for the same input could change.
-pub const ANALYZER_VERSION: u32 = 1;
+pub const ANALYZER_VERSION: u32 = 2;
 
 /// The manifest file names, and the ecosystem each declares.
 pub fn manifest_ecosystem(file_name: &str) -> Option<Ecosystem> {
@@ -15,6 +16,14 @@ pub fn manifest_ecosystem(file_name: &str) -> Option<Ecosystem> {
         "Cargo.toml" => Some(Ecosystem::Cargo),
         "pyproject.toml" => Some(Ecosystem::Python),
         "go.mod" => Some(Ecosystem::Go),
+        "pom.xml" => Some(Ecosystem::Maven),
+        "settings.gradle" | "settings.gradle.kts" => Some(Ecosystem::Gradle),
+        name if [".csproj", ".fsproj", ".vbproj"]
+            .iter()
+            .any(|ext| name.len() > ext.len() && name.ends_with(ext)) =>
+        {
+            Some(Ecosystem::Dotnet)
+        }
         _ => None,
     }
 }
@@ -67,6 +76,26 @@ pub enum ManifestError {
     /// `Cargo.toml` or `pyproject.toml` does not parse.
     #[error("invalid TOML: {0}")]
     Toml(String),
+    /// `pom.xml` or a .NET project file does not parse.
+    #[error("invalid XML: {0}")]
+    Xml(String),
+}
+
+/// [`analyze`] for the manifest named `file_name`: a .NET project without an `AssemblyName`
+/// is named by its file (`Lantern.Core.csproj` → `Lantern.Core`).
+pub fn analyze_file(
+    ecosystem: Ecosystem,
+    text: &str,
+    file_name: &str,
+) -> Result<ManifestFacts, ManifestError> {
+    let mut facts = analyze(ecosystem, text)?;
+    if ecosystem == Ecosystem::Dotnet && facts.name.is_none() {
+        let stem = file_name
+            .rsplit_once('.')
+            .map_or(file_name, |(stem, _)| stem);
+        facts.name = Some(stem.to_owned()).filter(|s| !s.is_empty());
+    }
+    Ok(facts)
 }
 
 /// Parses a manifest. The error is a short, value-free description of what is wrong.
@@ -76,6 +105,9 @@ pub fn analyze(ecosystem: Ecosystem, text: &str) -> Result<ManifestFacts, Manife
         Ecosystem::Cargo => cargo_toml(text)?,
         Ecosystem::Python => pyproject(text)?,
         Ecosystem::Go => go_mod(text),
+        Ecosystem::Maven => pom_xml(text)?,
+        Ecosystem::Gradle => gradle_settings(text),
+        Ecosystem::Dotnet => dotnet_project(text)?,
     };
     facts.name = facts
         .name
@@ -83,6 +115,116 @@ pub fn analyze(ecosystem: Ecosystem, text: &str) -> Result<ManifestFacts, Manife
         .filter(|n| !n.is_empty());
     facts.dependencies.sort();
     facts.dependencies.dedup();
+    Ok(facts)
+}
+
+/// An XML manifest's tree (roxmltree refuses DTDs that expand without bound).
+fn xml(text: &str) -> Result<roxmltree::Document<'_>, ManifestError> {
+    roxmltree::Document::parse(text).map_err(|e| ManifestError::Xml(e.to_string()))
+}
+
+/// The text of `node`'s first child element named `name`, trimmed.
+fn child_text(node: roxmltree::Node<'_, '_>, name: &str) -> Option<String> {
+    node.children()
+        .find(|c| c.is_element() && c.tag_name().name() == name)
+        .and_then(|c| c.text())
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+}
+
+/// `pom.xml`: the project's own `artifactId` and `version` (not its parent's), `modules` as
+/// workspace members, `dependencies` (`test` scope as `dev`).
+fn pom_xml(text: &str) -> Result<ManifestFacts, ManifestError> {
+    let document = xml(text)?;
+    let project = document.root_element();
+    let mut facts = ManifestFacts::empty(Ecosystem::Maven);
+    facts.name = child_text(project, "artifactId");
+    facts.version = child_text(project, "version");
+    let section = |name: &str| {
+        project
+            .children()
+            .find(|c| c.is_element() && c.tag_name().name() == name)
+    };
+    if let Some(modules) = section("modules") {
+        facts.workspaces = modules
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().name() == "module")
+            .filter_map(|c| c.text().map(|t| t.trim().to_owned()))
+            .filter(|t| !t.is_empty())
+            .collect();
+    }
+    if let Some(dependencies) = section("dependencies") {
+        for dependency in dependencies
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().name() == "dependency")
+        {
+            if let Some(name) = child_text(dependency, "artifactId") {
+                let kind = match child_text(dependency, "scope").as_deref() {
+                    Some("test") => "dev",
+                    Some("provided") => "peer",
+                    _ => "normal",
+                };
+                facts.dependencies.push(Dependency {
+                    name,
+                    kind: kind.into(),
+                });
+            }
+        }
+    }
+    Ok(facts)
+}
+
+/// `settings.gradle(.kts)`: `rootProject.name = "x"` and the projects it `include`s
+/// (`':core'`, `":app:ui"` as `core`, `app/ui`), read line by line; a settings file that
+/// computes them names nothing here.
+fn gradle_settings(text: &str) -> ManifestFacts {
+    let mut facts = ManifestFacts::empty(Ecosystem::Gradle);
+    let quoted = |text: &str| -> Vec<String> {
+        text.split(['"', '\''])
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    };
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("rootProject.name") {
+            facts.name = quoted(rest).into_iter().next();
+        } else if let Some(rest) = line.strip_prefix("include") {
+            for project in quoted(rest) {
+                let path = project.trim_start_matches(':').replace(':', "/");
+                if !path.is_empty() {
+                    facts.workspaces.push(path);
+                }
+            }
+        }
+    }
+    facts
+}
+
+/// A .NET project file: `AssemblyName` (else the file's name, see [`analyze_file`]),
+/// `Version`, `PackageReference` dependencies.
+fn dotnet_project(text: &str) -> Result<ManifestFacts, ManifestError> {
+    let document = xml(text)?;
+    let mut facts = ManifestFacts::empty(Ecosystem::Dotnet);
+    let elements = || document.descendants().filter(|n| n.is_element());
+    let first_text = |name: &str| {
+        elements()
+            .find(|n| n.tag_name().name() == name)
+            .and_then(|n| n.text())
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+    };
+    facts.name = first_text("AssemblyName");
+    facts.version = first_text("Version");
+    for reference in elements().filter(|n| n.tag_name().name() == "PackageReference") {
+        if let Some(name) = reference.attribute("Include") {
+            facts.dependencies.push(Dependency {
+                name: name.trim().to_owned(),
+                kind: "normal".into(),
+            });
+        }
+    }
     Ok(facts)
 }
 
@@ -320,5 +462,88 @@ mod tests {
                 .name
                 .is_some()
         );
+    }
+
+    #[test]
+    fn pom_xml_reads_its_own_coordinates_modules_and_dependencies() {
+        let pom = r#"<?xml version="1.0"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <parent><artifactId>parent-pom</artifactId><version>9</version></parent>
+  <artifactId>kiln-core</artifactId>
+  <version>1.4.0</version>
+  <modules><module>api</module><module> impl </module></modules>
+  <dependencies>
+    <dependency><groupId>g</groupId><artifactId>guava</artifactId></dependency>
+    <dependency><artifactId>junit-jupiter</artifactId><scope>test</scope></dependency>
+  </dependencies>
+</project>"#;
+        let facts = analyze(Ecosystem::Maven, pom).unwrap();
+        assert_eq!(facts.name.as_deref(), Some("kiln-core"));
+        assert_eq!(facts.version.as_deref(), Some("1.4.0"));
+        assert_eq!(facts.workspaces, vec!["api", "impl"]);
+        let deps: Vec<(&str, &str)> = facts
+            .dependencies
+            .iter()
+            .map(|d| (d.name.as_str(), d.kind.as_str()))
+            .collect();
+        assert_eq!(deps, vec![("guava", "normal"), ("junit-jupiter", "dev")]);
+    }
+
+    #[test]
+    fn gradle_settings_name_the_root_project_and_its_includes() {
+        let facts = analyze(
+            Ecosystem::Gradle,
+            "rootProject.name = 'lantern'\ninclude ':core', ':app:ui'\ninclude(\"cli\")\n",
+        )
+        .unwrap();
+        assert_eq!(facts.name.as_deref(), Some("lantern"));
+        assert_eq!(facts.workspaces, vec!["core", "app/ui", "cli"]);
+    }
+
+    #[test]
+    fn a_dotnet_project_is_named_by_its_assembly_else_its_file() {
+        let csproj = r#"<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup><TargetFramework>net8.0</TargetFramework><Version>2.0.1</Version></PropertyGroup>
+  <ItemGroup><PackageReference Include="Serilog" Version="3.1.1" /></ItemGroup>
+</Project>"#;
+        let facts = analyze_file(Ecosystem::Dotnet, csproj, "Lantern.Core.csproj").unwrap();
+        assert_eq!(facts.name.as_deref(), Some("Lantern.Core"));
+        assert_eq!(facts.version.as_deref(), Some("2.0.1"));
+        assert_eq!(facts.dependencies[0].name, "Serilog");
+        let named = csproj.replace("<Version>", "<AssemblyName>Lantern</AssemblyName><Version>");
+        let facts = analyze_file(Ecosystem::Dotnet, &named, "Lantern.Core.csproj").unwrap();
+        assert_eq!(facts.name.as_deref(), Some("Lantern"));
+        assert_eq!(manifest_ecosystem("App.csproj"), Some(Ecosystem::Dotnet));
+        assert_eq!(manifest_ecosystem(".csproj"), None);
+    }
+
+    #[test]
+    fn hostile_xml_is_an_error_not_a_hang() {
+        let bomb = r#"<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<project><artifactId>&lol9;</artifactId></project>"#;
+        // Either refused or bounded; never a gigabyte of `lol`.
+        if let Ok(facts) = analyze(Ecosystem::Maven, bomb) {
+            assert!(facts.name.map_or(0, |n| n.len()) < 1_000_000);
+        }
+        assert!(matches!(
+            analyze(Ecosystem::Maven, "<project><artifactId>x</project>"),
+            Err(ManifestError::Xml(_))
+        ));
+        // Deep nesting is read without recursion (roxmltree parses iteratively, the project
+        // reader walks descendants iteratively).
+        let deep = format!("{}{}", "<a>".repeat(100_000), "</a>".repeat(100_000));
+        let facts = analyze_file(Ecosystem::Dotnet, &deep, "Deep.csproj").unwrap();
+        assert_eq!(facts.name.as_deref(), Some("Deep"));
     }
 }

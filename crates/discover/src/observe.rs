@@ -348,29 +348,31 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
                 site_dir: None,
             }
         }
-        Kind::Manifest(ecosystem) => match manifest::analyze(ecosystem, text) {
-            Ok(facts) => ObservedFile {
-                reused: false,
-                site_dir: None,
-                record: record(size, hash, FileClass::Manifest, lines),
-                analysis: Analysis::Manifest(Box::new(facts)),
-                diagnostics: Vec::new(),
-            },
-            Err(message) => ObservedFile {
-                reused: false,
-                site_dir: None,
-                record: record(size, hash, FileClass::Manifest, lines),
-                analysis: Analysis::None,
-                diagnostics: vec![Diagnostic::new(
-                    "manifest-invalid",
-                    Severity::Warning,
-                    file.path.clone(),
-                    None,
-                    format!("manifest could not be read: {message}"),
-                    None,
-                )],
-            },
-        },
+        Kind::Manifest(ecosystem) => {
+            match manifest::analyze_file(ecosystem, text, file.path.file_name()) {
+                Ok(facts) => ObservedFile {
+                    reused: false,
+                    site_dir: None,
+                    record: record(size, hash, FileClass::Manifest, lines),
+                    analysis: Analysis::Manifest(Box::new(facts)),
+                    diagnostics: Vec::new(),
+                },
+                Err(message) => ObservedFile {
+                    reused: false,
+                    site_dir: None,
+                    record: record(size, hash, FileClass::Manifest, lines),
+                    analysis: Analysis::None,
+                    diagnostics: vec![Diagnostic::new(
+                        "manifest-invalid",
+                        Severity::Warning,
+                        file.path.clone(),
+                        None,
+                        format!("manifest could not be read: {message}"),
+                        None,
+                    )],
+                },
+            }
+        }
         Kind::Config => ObservedFile {
             reused: false,
             site_dir: None,

@@ -74,6 +74,17 @@ fn package_manager(facts: &ManifestFacts, root: &RelPath, files: &BTreeSet<&str>
         Ecosystem::Cargo => "cargo".into(),
         Ecosystem::Python => "python".into(),
         Ecosystem::Go => "go".into(),
+        Ecosystem::Maven => "mvn".into(),
+        Ecosystem::Gradle => {
+            // The project's wrapper, when it has one beside the settings.
+            let wrapper = root.join("gradlew").map(|p| p.as_str().to_owned());
+            if wrapper.is_some_and(|w| files.contains(w.as_str())) {
+                "gradlew".into()
+            } else {
+                "gradle".into()
+            }
+        }
+        Ecosystem::Dotnet => "dotnet".into(),
         Ecosystem::Npm => {
             if let Some(pm) = &facts.package_manager {
                 return pm.clone();

@@ -535,6 +535,12 @@ pub enum Ecosystem {
     Python,
     /// go.mod
     Go,
+    /// Maven's pom.xml
+    Maven,
+    /// Gradle's settings.gradle(.kts)
+    Gradle,
+    /// .NET project files (`*.csproj`, `*.fsproj`, `*.vbproj`)
+    Dotnet,
 }
 
 /// A declared dependency. Ordered by name, then kind.

@@ -206,6 +206,10 @@ pub fn package_checks(package: &Package) -> (Vec<String>, &'static str) {
         Ecosystem::Python => "python -m pytest".to_owned(),
         Ecosystem::Go if member => format!("go -C {dir} test ./..."),
         Ecosystem::Go => "go test ./...".to_owned(),
+        Ecosystem::Maven if member => format!("mvn -pl {dir} test"),
+        Ecosystem::Maven => "mvn test".to_owned(),
+        Ecosystem::Gradle => "gradle test".to_owned(),
+        Ecosystem::Dotnet => format!("dotnet test {}", package.manifest),
         Ecosystem::Npm => String::new(),
     };
     (vec![default], "package-manager-default")
@@ -352,6 +356,9 @@ fn ecosystem_name(ecosystem: Ecosystem) -> &'static str {
         Ecosystem::Cargo => "Cargo",
         Ecosystem::Python => "Python",
         Ecosystem::Go => "Go",
+        Ecosystem::Maven => "Maven",
+        Ecosystem::Gradle => "Gradle",
+        Ecosystem::Dotnet => ".NET",
     }
 }
 
