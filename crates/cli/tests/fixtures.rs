@@ -167,6 +167,19 @@ fn java_project_imports_resolve_by_package_path() {
         "mentions",
         strings
     ));
+    // `com/example/` is a package, not an examples directory: the unresolved import is a
+    // finding of `check`, and the module is ranked as source.
+    let check = run(dir.path(), &["check", "--quiet", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert!(
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "unresolved-import"
+                && d["path"] == "src/main/java/com/example/app/Server.java"),
+        "{report:#}"
+    );
 }
 
 fn document_ids(snapshot: &serde_json::Value) -> Vec<String> {

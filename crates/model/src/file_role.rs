@@ -150,6 +150,9 @@ const FIXTURE_DIRS: &[&str] = &[
     "__mocks__",
 ];
 const EXAMPLE_DIRS: &[&str] = &["examples", "example", "demo", "demos", "samples"];
+/// Directories below which a JVM project keeps its packages (`src/main/java`,
+/// `src/test/kotlin`).
+const JVM_SOURCE_ROOTS: &[&str] = &["java", "kotlin", "scala", "groovy"];
 const PLAYGROUND_DIRS: &[&str] = &["playground", "playgrounds", "sandbox", "sandboxes"];
 const GENERATED_DIRS: &[&str] = &["generated", ".generated", "__generated__", "gen"];
 const VENDORED_DIRS: &[&str] = &[
@@ -186,7 +189,15 @@ pub fn file_role(path: &RelPath) -> Option<FileRole> {
     let text = path.as_str();
     let mut parts: Vec<&str> = text.split('/').collect();
     let name = parts.pop().unwrap_or("");
-    let dirs: Vec<String> = parts.iter().map(|d| d.to_ascii_lowercase()).collect();
+    let mut dirs: Vec<String> = parts.iter().map(|d| d.to_ascii_lowercase()).collect();
+    // Below a JVM source root (`src/main/java/`) directories are package names: `com/example/`
+    // or `org/foo/gen/` say nothing of what the file is for.
+    if let Some(root) = dirs
+        .iter()
+        .position(|d| JVM_SOURCE_ROOTS.contains(&d.as_str()))
+    {
+        dirs.truncate(root + 1);
+    }
     // Test data is test data wherever it sits (`tests/fixtures/` holds fixtures).
     if dirs.iter().any(|d| FIXTURE_DIRS.contains(&d.as_str())) {
         return Some(FileRole::Fixture);
@@ -330,6 +341,17 @@ mod tests {
         assert_eq!(role("tests/fixtures/a.json"), Some(FileRole::Fixture));
         assert_eq!(role("pkg/testdata/input.go"), Some(FileRole::Fixture));
         assert_eq!(role("examples/basic/main.py"), Some(FileRole::Example));
+        // Java packages are no role directories; the source set above them still is.
+        assert_eq!(role("src/main/java/com/example/app/Server.java"), None);
+        assert_eq!(role("src/main/java/org/foo/gen/Parser.java"), None);
+        assert_eq!(
+            role("src/test/java/com/example/app/ServerTest.java"),
+            Some(FileRole::Test)
+        );
+        assert_eq!(
+            role("examples/src/main/java/com/a/Demo.java"),
+            Some(FileRole::Example)
+        );
         assert_eq!(
             role("docs_src/sql_databases/tutorial001.py"),
             Some(FileRole::Example)
