@@ -16,12 +16,11 @@
 //!
 //! Linear in the text; never panics.
 
+use crate::collected::Collected;
 use crate::lines::split_lines;
 use crate::links::split_destination;
-use crate::text::{Collapsed, summary_buffer, truncate_summary};
-use crate::{
-    CodeMention, FrontMatter, Heading, Label, Link, MarkdownFacts, TitleSource, normalize_label,
-};
+use crate::text::Collapsed;
+use crate::{CodeMention, FrontMatter, Link, MarkdownFacts};
 
 /// Block macros whose target is a file the document includes or shows.
 const FILE_MACROS: &[(&str, bool)] = &[
@@ -37,40 +36,13 @@ pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
     let mut walker = Walker::default();
     walker.walk(&lines);
     let description = walker
+        .out
         .front_matter
         .as_ref()
-        .and_then(|fm| fm.description.as_deref())
-        .map(|description| {
-            let mut buffer = summary_buffer();
-            buffer.push(description);
-            buffer.into_string()
-        })
-        .filter(|d| !d.is_empty());
-    let (title, title_source) = match walker.headings.iter().find(|h| h.level == 1) {
-        Some(heading) if !heading.text.is_empty() => (heading.text.clone(), TitleSource::Heading),
-        _ => (file_stem.to_owned(), TitleSource::FileStem),
-    };
-    MarkdownFacts {
-        front_matter: walker.front_matter,
-        front_matter_error: None,
-        title,
-        title_source,
-        headings: walker
-            .headings
-            .into_iter()
-            .filter(|h| h.level <= 3)
-            .collect(),
-        summary: description
-            .or(walker.first_paragraph)
-            .map(truncate_summary)
-            .unwrap_or_default(),
-        body: walker.body,
-        code: walker.code,
-        links: walker.links,
-        code_mentions: walker.mentions,
-        labels: walker.labels,
-        line_count: u32::try_from(lines.len()).unwrap_or(u32::MAX),
-    }
+        .and_then(|fm| fm.description.clone());
+    walker
+        .out
+        .into_facts(file_stem, lines.len(), description.as_deref())
 }
 
 /// What the lines inside an open delimited block are.
@@ -84,14 +56,7 @@ enum Delimited {
 
 #[derive(Default)]
 struct Walker {
-    front_matter: Option<FrontMatter>,
-    headings: Vec<Heading>,
-    body: String,
-    code: String,
-    links: Vec<Link>,
-    mentions: Vec<CodeMention>,
-    labels: Vec<Label>,
-    first_paragraph: Option<String>,
+    out: Collected,
     paragraph: Option<Collapsed>,
     /// Lines of an indented (literal) paragraph are code.
     literal_paragraph: bool,
@@ -110,11 +75,11 @@ impl Walker {
                 if trimmed == delimiter {
                     open = None;
                     if kind == Delimited::Code {
-                        self.code.push('\n');
+                        self.out.code.push('\n');
                     }
                 } else if kind == Delimited::Code {
-                    self.code.push_str(trimmed);
-                    self.code.push('\n');
+                    self.out.code.push_str(trimmed);
+                    self.out.code.push('\n');
                 }
                 continue;
             }
@@ -143,7 +108,7 @@ impl Walker {
             if let Some((name, value)) = attribute_entry(trimmed)
                 && self.paragraph.is_none()
             {
-                if self.in_header || self.headings.is_empty() {
+                if self.in_header || self.out.headings.is_empty() {
                     self.attribute(name, value);
                 }
                 continue;
@@ -171,8 +136,8 @@ impl Walker {
                 self.literal_paragraph = true;
             }
             if self.literal_paragraph {
-                self.code.push_str(trimmed.trim_start());
-                self.code.push('\n');
+                self.out.code.push_str(trimmed.trim_start());
+                self.out.code.push('\n');
                 continue;
             }
             // A block title (`.Title`) is text, not a paragraph's start.
@@ -186,7 +151,10 @@ impl Walker {
     }
 
     fn attribute(&mut self, name: &str, value: &str) {
-        let front_matter = self.front_matter.get_or_insert_with(FrontMatter::default);
+        let front_matter = self
+            .out
+            .front_matter
+            .get_or_insert_with(FrontMatter::default);
         match name {
             "description" => front_matter.description = Some(value.to_owned()),
             "keywords" => {
@@ -223,36 +191,21 @@ impl Walker {
     }
 
     fn label(&mut self, id: &str, number: u32) {
-        let id = id.trim();
-        if !id.is_empty() {
-            self.labels.push(Label {
-                name: normalize_label(id),
-                line: number,
-            });
-        }
+        self.out.label(id.trim(), number);
     }
 
     fn heading(&mut self, level: usize, title: &str, number: u32) {
         self.end_paragraph();
         self.literal_paragraph = false;
-        self.in_header = level == 1 && self.headings.is_empty();
+        self.in_header = level == 1 && self.out.headings.is_empty();
         let mut inline = Inline::default();
         inline.scan(title, number);
         let mut text = Collapsed::default();
         text.push(&inline.text);
         self.take_inline(inline);
         let text = text.into_string();
-        self.body.push_str(&text);
-        self.body.push('\n');
-        self.labels.push(Label {
-            name: generated_id(&text),
-            line: number,
-        });
-        self.headings.push(Heading {
-            level: u8::try_from(level).unwrap_or(u8::MAX),
-            text,
-            line: number,
-        });
+        self.out.label(&generated_id(&text), number);
+        self.out.heading(level, text, number);
     }
 
     fn paragraph_line(&mut self, line: &str, number: u32) {
@@ -266,20 +219,9 @@ impl Walker {
 
     fn end_paragraph(&mut self) {
         self.literal_paragraph = false;
-        let Some(paragraph) = self.paragraph.take() else {
-            return;
-        };
-        if paragraph.is_empty() {
-            return;
+        if let Some(paragraph) = self.paragraph.take() {
+            self.out.paragraph(paragraph, true);
         }
-        let text = paragraph.into_string();
-        if self.first_paragraph.is_none() {
-            let mut summary = summary_buffer();
-            summary.push(&text);
-            self.first_paragraph = Some(summary.into_string());
-        }
-        self.body.push_str(&text);
-        self.body.push('\n');
     }
 
     fn take_inline(&mut self, inline: Inline) {
@@ -287,17 +229,9 @@ impl Walker {
             self.link(&target, line, is_image);
         }
         for (label, line) in inline.label_links {
-            self.links.push(Link {
-                target: label.clone(),
-                path: None,
-                site_path: None,
-                fragment: None,
-                label: Some(normalize_label(&label)),
-                line,
-                is_image: false,
-            });
+            self.out.label_link(&label, line);
         }
-        self.mentions.extend(inline.mentions);
+        self.out.mentions.extend(inline.mentions);
     }
 
     fn link(&mut self, target: &str, line: u32, is_image: bool) {
@@ -310,7 +244,7 @@ impl Walker {
         // Antora's `component:module:page.adoc` names a page of another component.
         let antora = !external && target.split('#').next().unwrap_or("").contains(':');
         let destination = split_destination(target, external || antora);
-        self.links.push(Link {
+        self.out.links.push(Link {
             target: target.to_owned(),
             path: destination.path,
             site_path: destination.site_path,

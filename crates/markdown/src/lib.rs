@@ -10,6 +10,7 @@
 
 pub mod asciidoc;
 mod autolink;
+mod collected;
 mod front_matter;
 mod lines;
 mod links;

@@ -22,12 +22,11 @@
 //! Linear in the text (every backtick search resumes where the last one stopped); never
 //! panics.
 
+use crate::collected::Collected;
 use crate::lines::split_lines;
 use crate::links::split_destination;
-use crate::text::{Collapsed, summary_buffer, truncate_summary};
-use crate::{
-    CodeMention, FrontMatter, Heading, Label, Link, MarkdownFacts, TitleSource, normalize_label,
-};
+use crate::text::Collapsed;
+use crate::{CodeMention, FrontMatter, Link, MarkdownFacts};
 
 /// Directives whose content is code.
 const CODE_DIRECTIVES: &[&str] = &[
@@ -111,36 +110,7 @@ pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
     let lines = split_lines(text);
     let mut walker = Walker::default();
     walker.walk(&lines);
-    let Walker {
-        front_matter,
-        headings,
-        body,
-        code,
-        links,
-        mentions,
-        labels,
-        first_paragraph,
-        ..
-    } = walker;
-    let (title, title_source) = match headings.iter().find(|h| h.level == 1) {
-        Some(heading) if !heading.text.is_empty() => (heading.text.clone(), TitleSource::Heading),
-        _ => (file_stem.to_owned(), TitleSource::FileStem),
-    };
-    let headings = headings.into_iter().filter(|h| h.level <= 3).collect();
-    MarkdownFacts {
-        front_matter,
-        front_matter_error: None,
-        title,
-        title_source,
-        headings,
-        summary: first_paragraph.map(truncate_summary).unwrap_or_default(),
-        body,
-        code,
-        links,
-        code_mentions: mentions,
-        labels,
-        line_count: u32::try_from(lines.len()).unwrap_or(u32::MAX),
-    }
+    walker.out.into_facts(file_stem, lines.len(), None)
 }
 
 /// What a run of indented lines after a directive or `::` is.
@@ -171,14 +141,7 @@ struct Block {
 
 #[derive(Default)]
 struct Walker {
-    front_matter: Option<FrontMatter>,
-    headings: Vec<Heading>,
-    body: String,
-    code: String,
-    links: Vec<Link>,
-    mentions: Vec<CodeMention>,
-    labels: Vec<Label>,
-    first_paragraph: Option<String>,
+    out: Collected,
     /// Adornment styles (character, overlined) in order of first appearance: index + 1 is the
     /// level.
     styles: Vec<(char, bool)>,
@@ -213,10 +176,10 @@ impl Walker {
                     if blank {
                         open.options = false;
                         if open.content == Content::Code
-                            && !self.code.is_empty()
-                            && !self.code.ends_with("\n\n")
+                            && !self.out.code.is_empty()
+                            && !self.out.code.ends_with("\n\n")
                         {
-                            self.code.push('\n');
+                            self.out.code.push('\n');
                         }
                     } else {
                         let content = line.trim();
@@ -270,7 +233,10 @@ impl Walker {
                 && indent == 0
                 && let Some((key, value)) = field(content)
             {
-                let front_matter = self.front_matter.get_or_insert_with(FrontMatter::default);
+                let front_matter = self
+                    .out
+                    .front_matter
+                    .get_or_insert_with(FrontMatter::default);
                 let value = if value.is_empty() {
                     serde_json::Value::Bool(true)
                 } else {
@@ -313,8 +279,8 @@ impl Walker {
     fn block_line(&mut self, content: Content, trimmed: &str, dedented: &str, number: u32) {
         match content {
             Content::Code => {
-                self.code.push_str(dedented.trim_end());
-                self.code.push('\n');
+                self.out.code.push_str(dedented.trim_end());
+                self.out.code.push('\n');
             }
             Content::Skipped | Content::Text => {}
             Content::Toctree => {
@@ -345,11 +311,8 @@ impl Walker {
             let (name, uri) = split_target(target);
             let uri = uri.trim();
             if uri.is_empty() {
-                if !name.is_empty() && name != "_" {
-                    self.labels.push(Label {
-                        name: normalize_label(name),
-                        line: number,
-                    });
+                if name != "_" {
+                    self.out.label(name, number);
                 }
             } else if !uri.ends_with('_') {
                 // `.. _a: b_` points to another target, not to a URI.
@@ -447,14 +410,7 @@ impl Walker {
         inline.scan(line.trim(), &[(0, number)]);
         text.push(&inline.text);
         self.take_inline(inline);
-        let text = text.into_string();
-        self.body.push_str(&text);
-        self.body.push('\n');
-        self.headings.push(Heading {
-            level: u8::try_from(level).unwrap_or(u8::MAX),
-            text,
-            line: number,
-        });
+        self.out.heading(level, text.into_string(), number);
     }
 
     fn paragraph_line(&mut self, line: &str, number: u32, top_level: bool) {
@@ -480,43 +436,21 @@ impl Walker {
         let mut collapsed = Collapsed::default();
         collapsed.push(&inline.text);
         self.take_inline(inline);
-        if collapsed.is_empty() {
-            return;
-        }
-        let text = collapsed.into_string();
-        if paragraph.top_level && self.first_paragraph.is_none() {
-            let mut summary = summary_buffer();
-            summary.push(&text);
-            self.first_paragraph = Some(summary.into_string());
-        }
-        self.body.push_str(&text);
-        self.body.push('\n');
+        self.out.paragraph(collapsed, paragraph.top_level);
     }
 
     fn take_inline(&mut self, inline: Inline) {
         for (target, line, kind) in inline.links {
             match kind {
-                LinkKind::Label => {
-                    // `:ref:` to another project's label (`python:tut-intro`) names nothing here.
-                    if !target.contains(':') {
-                        self.links.push(Link {
-                            target: target.clone(),
-                            path: None,
-                            site_path: None,
-                            fragment: None,
-                            label: Some(normalize_label(&target)),
-                            line,
-                            is_image: false,
-                        });
-                    }
-                }
-                // `:doc:`werkzeug:test`` names another project's document (intersphinx).
+                // `:ref:` to another project's label (`python:tut-intro`) names nothing here.
+                LinkKind::Label if target.contains(':') => {}
+                LinkKind::Label => self.out.label_link(&target, line),
                 LinkKind::Document if target.contains(':') => {}
                 LinkKind::Document => self.link(&target, line, false, true),
                 LinkKind::Uri => self.link(&target, line, false, false),
             }
         }
-        self.mentions.extend(inline.mentions);
+        self.out.mentions.extend(inline.mentions);
     }
 
     /// A link to `target` as written. A document name (`:doc:`, `toctree`) has no fragment.
@@ -535,7 +469,7 @@ impl Walker {
         } else {
             split_destination(target, external)
         };
-        self.links.push(Link {
+        self.out.links.push(Link {
             target: target.to_owned(),
             path: destination.path,
             site_path: destination.site_path,
@@ -549,7 +483,7 @@ impl Walker {
     fn mention(&mut self, name: &str, line: u32) {
         let name = object_name(name);
         if !name.is_empty() {
-            self.mentions.push(CodeMention {
+            self.out.mentions.push(CodeMention {
                 text: name.to_owned(),
                 line,
             });
@@ -887,6 +821,7 @@ fn line_number(index: usize) -> u32 {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::{Label, TitleSource};
 
     /// A link's fields as the tests compare them.
     type LinkRow<'a> = (
