@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Declarations doc-bridge records against Universal Ctags', on a real repository.
 
-    bench/ctags-oracle.py --doc-bridge BIN --language java|csharp REPO_DIR [--show N]
+    bench/ctags-oracle.py --doc-bridge BIN --language java|csharp|ruby REPO_DIR [--show N]
 
 REPO_DIR is a plain checkout (`git --git-dir=MIRROR archive HEAD | tar -x`). The script runs
 `doc-bridge index` there and `ctags -R` (Debian's `universal-ctags`) over the same files, and
@@ -14,6 +14,11 @@ compares, for the declaration kinds both tools define:
 - members: doc-bridge's members (owner, name) against ctags' method, field, property, event and
   enum-constant tags scoped to a top-level type, `public` or `protected`, or of an interface or
   annotation type (whose members are public), or enum constants.
+
+Ruby has no access to compare: types are every class and module (any depth, by its own name),
+members every method, singleton method, constant and `attr_*` accessor ctags scopes to a class
+or module, owned by the innermost one (an accessor's reader and writer tags as one); top-level
+methods and constants are left out of both.
 
 Each declaration is keyed by (file, owner, name); precision is the share of doc-bridge's keys
 ctags also has, recall the share of ctags' keys doc-bridge has, and line agreement the share
@@ -32,10 +37,12 @@ from pathlib import Path
 TYPE_KINDS = {"class", "interface", "enum", "annotation", "struct"}
 MEMBER_KINDS = {"method", "field", "enumConstant", "property", "event", "enumerator"}
 ENUM_VALUES = {"enumConstant", "enumerator"}
-EXTENSIONS = {"java": (".java",), "csharp": (".cs",)}
-CTAGS_LANGUAGE = {"java": "Java", "csharp": "C#"}
+EXTENSIONS = {"java": (".java",), "csharp": (".cs",), "ruby": (".rb", ".rake")}
+CTAGS_LANGUAGE = {"java": "Java", "csharp": "C#", "ruby": "Ruby"}
+RUBY_TYPES = {"class", "module"}
+RUBY_MEMBERS = {"method", "singletonMethod", "constant", "accessor"}
 # Symbol kinds ctags has a tag for (C# delegates are `type` symbols and have none).
-COMPARED_SYMBOL_KINDS = {"class", "interface", "enum", "struct"}
+COMPARED_SYMBOL_KINDS = {"class", "interface", "enum", "struct", "module"}
 
 
 def doc_bridge_declarations(binary: str, repo: Path, language: str):
@@ -59,12 +66,30 @@ def doc_bridge_declarations(binary: str, repo: Path, language: str):
     return types, members
 
 
+def ruby_declarations(tags):
+    types, members = {}, {}
+    for tag in tags:
+        path = tag["path"].removeprefix("./")
+        if not path.endswith(EXTENSIONS["ruby"]):
+            continue
+        if tag.get("kind") in RUBY_TYPES:
+            types[(path, None, tag["name"])] = tag["line"]
+        elif tag.get("kind") in RUBY_MEMBERS and tag.get("scope"):
+            owner = tag["scope"].replace("::", ".").split(".")[-1]
+            # An accessor is tagged as reader and writer (`port`, `port=`): one attribute.
+            name = tag["name"].removesuffix("=") if tag["kind"] == "accessor" else tag["name"]
+            members.setdefault((path, owner, name), tag["line"])
+    return types, members
+
+
 def ctags_declarations(repo: Path, language: str):
     out = subprocess.run(
         ["ctags", "-R", f"--languages={CTAGS_LANGUAGE[language]}", "--fields=+naKZ",
          "--extras=-f", "--output-format=json", "-f", "-", "."],
         cwd=repo, check=True, capture_output=True, text=True)
     tags = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    if language == "ruby":
+        return ruby_declarations(tags)
     def top_level(tag):
         return "scope" not in tag or tag.get("scopeKind") == "namespace"
 

@@ -30,6 +30,7 @@ fn handoffs_and_ownership_satisfy_the_contracts_schema() {
         "asciidoc-site",
         "java-project",
         "csharp-project",
+        "ruby-gem",
     ] {
         let dir = fixture_copy(fixture);
         index(dir.path());

@@ -15,6 +15,7 @@ const FIXTURES: &[&str] = &[
     "asciidoc-site",
     "java-project",
     "csharp-project",
+    "ruby-gem",
 ];
 
 #[test]

@@ -93,6 +93,65 @@ fn csharp_project() {
     check_fixture("csharp-project");
 }
 
+#[test]
+fn ruby_gem() {
+    check_fixture("ruby-gem");
+}
+
+/// Ruby: `require_relative` joins the file's directory, `require "a/b"` loads from a `lib/`
+/// directory of the repository, else it is a gem's (external); a relative require of a file
+/// that is not there is unresolved.
+#[test]
+fn ruby_gem_requires_resolve_through_lib() {
+    let dir = fixture_copy("ruby-gem");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let server = "module:lib/lantern/server.rb";
+    assert!(relation_exists(
+        &s,
+        "module:lib/lantern.rb",
+        "imports",
+        server
+    ));
+    assert!(relation_exists(
+        &s,
+        "module:test/test_server.rb",
+        "imports",
+        server
+    ));
+    let test = s["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "module:test/test_server.rb")
+        .unwrap();
+    let resolutions: Vec<(&str, &str)> = test["imports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["specifier"].as_str().unwrap(),
+                i["resolution"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        resolutions,
+        vec![
+            ("minitest/autorun", "external"),
+            ("lantern/server", "internal"),
+            ("../lib/lantern/missing", "unresolved"),
+        ]
+    );
+    assert!(relation_exists(
+        &s,
+        "document:README.md",
+        "mentions",
+        server
+    ));
+}
+
 /// Java: public top-level types are the symbols, reachable members belong to their type, and
 /// imports resolve by package path below any source root (`src/main/java`), a wildcard to the
 /// package's modules; an unknown class under the project's own packages is unresolved, one

@@ -33,6 +33,10 @@ pub struct Resolver<'a> {
     /// Java: every two consecutive directory names above a Java module (`com/example`), the
     /// packages this repository declares classes under.
     java_pairs: HashSet<String>,
+    /// Ruby: a module's path below its last `lib/` directory (`lantern/server.rb`) → the
+    /// modules with that path, sorted: what `require "lantern/server"` loads from a gem's load
+    /// path.
+    ruby_lib: HashMap<&'a str, Vec<&'a RelPath>>,
 }
 
 /// An import's resolution and targets.
@@ -80,6 +84,22 @@ impl<'a> Resolver<'a> {
         for files in java_files.values_mut() {
             files.sort();
         }
+        let mut ruby_lib: HashMap<&str, Vec<&RelPath>> = HashMap::new();
+        for module in modules {
+            let text = module.as_str();
+            if module.extension() == Some("rb") {
+                let below_lib = match text.rfind("/lib/") {
+                    Some(at) => Some(&text[at + 5..]),
+                    None => text.strip_prefix("lib/"),
+                };
+                if let Some(below) = below_lib {
+                    ruby_lib.entry(below).or_default().push(module);
+                }
+            }
+        }
+        for paths in ruby_lib.values_mut() {
+            paths.sort();
+        }
         let mut java_pairs = HashSet::new();
         for dir in java_dirs.values().flat_map(BTreeMap::keys) {
             let names: Vec<&str> = dir.as_str().split('/').collect();
@@ -98,6 +118,7 @@ impl<'a> Resolver<'a> {
             java_files,
             java_dirs,
             java_pairs,
+            ruby_lib,
             npm: BTreeMap::new(),
             crates: BTreeMap::new(),
             cargo_roots: HashMap::new(),
@@ -260,6 +281,7 @@ impl<'a> Resolver<'a> {
             Language::Java => self.java(specifier),
             // A `using` names a namespace, which no file path gives.
             Language::CSharp => (ImportResolution::External, Vec::new()),
+            Language::Ruby => self.ruby(from, specifier),
         }
     }
 
@@ -308,6 +330,35 @@ impl<'a> Resolver<'a> {
         }
         let package = &segments[..segments.len().saturating_sub(1)];
         (self.java_miss(package), Vec::new())
+    }
+
+    /// Ruby: `require_relative` (kept as `./x` by the analyzer) joins the requiring file's
+    /// directory, `.rb` added; `require "a/b"` loads `a/b.rb` from a `lib/` directory of this
+    /// repository when exactly one has it, else it is external (a gem or the standard library).
+    fn ruby(&self, from: &RelPath, specifier: &str) -> Resolved {
+        let with_rb = |path: &str| {
+            if path.ends_with(".rb") {
+                path.to_owned()
+            } else {
+                format!("{path}.rb")
+            }
+        };
+        if specifier.starts_with('.') {
+            let target = RelPath::join_normalized(&from.parent(), &with_rb(specifier));
+            return match target.filter(|t| self.is_module(t)) {
+                Some(module) => (ImportResolution::Internal, vec![EntityId::module(&module)]),
+                None => (ImportResolution::Unresolved, Vec::new()),
+            };
+        }
+        match self
+            .ruby_lib
+            .get(with_rb(specifier).as_str())
+            .map(Vec::as_slice)
+        {
+            Some([only]) => (ImportResolution::Internal, vec![EntityId::module(only)]),
+            Some([_, _, ..]) => (ImportResolution::Unresolved, Vec::new()),
+            _ => (ImportResolution::External, Vec::new()),
+        }
     }
 
     /// The modules of the directories whose path ends with the package's (`a/b` for `a.b`).

@@ -8,7 +8,7 @@
 //! well-formed parts are reported, and the errors are listed as diagnostics.
 //!
 //! Supported languages are TypeScript (and TSX), JavaScript (with JSX), Rust,
-//! Python, Go, Java and C#; see [`Language`].
+//! Python, Go, Java, C# and Ruby; see [`Language`].
 
 #![warn(missing_docs)]
 
@@ -18,6 +18,7 @@ mod ecmascript;
 mod go;
 mod java;
 mod python;
+mod ruby;
 mod rust;
 #[cfg(test)]
 mod test_support;
@@ -55,11 +56,13 @@ pub enum Language {
     Java,
     /// C# (`.cs`).
     CSharp,
+    /// Ruby (`.rb`, `.rake`, `Rakefile`).
+    Ruby,
 }
 
 impl Language {
     /// Every supported language, in declaration order.
-    pub const ALL: [Language; 8] = [
+    pub const ALL: [Language; 9] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
@@ -68,18 +71,23 @@ impl Language {
         Language::Go,
         Language::Java,
         Language::CSharp,
+        Language::Ruby,
     ];
 
     /// The language of a file, by its extension.
     ///
     /// `.ts` `.mts` `.cts` → TypeScript (declaration files such as `.d.ts`
     /// too), `.tsx` → Tsx, `.js` `.jsx` `.mjs` `.cjs` → JavaScript, `.rs` →
-    /// Rust, `.py` `.pyi` → Python, `.go` → Go, `.java` → Java, `.cs` → CSharp. Both `/` and `\` separate
+    /// Rust, `.py` `.pyi` → Python, `.go` → Go, `.java` → Java, `.cs` → CSharp, `.rb`
+    /// `.rake` and `Rakefile` → Ruby. Both `/` and `\` separate
     /// directories; the extension is compared ASCII-case-insensitively. A
     /// dot file without a further extension (`.ts`) has no extension, as
     /// with [`std::path::Path::extension`].
     pub fn from_path(path: &str) -> Option<Language> {
         let file_name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        if file_name == "Rakefile" {
+            return Some(Language::Ruby);
+        }
         let (stem, extension) = file_name.rsplit_once('.')?;
         if stem.is_empty() {
             return None;
@@ -94,12 +102,13 @@ impl Language {
             "go" => Some(Language::Go),
             "java" => Some(Language::Java),
             "cs" => Some(Language::CSharp),
+            "rb" | "rake" => Some(Language::Ruby),
             _ => None,
         }
     }
 
     /// Stable lower-case name: `typescript`, `tsx`, `javascript`, `rust`,
-    /// `python`, `go`, `java` or `csharp`.
+    /// `python`, `go`, `java`, `csharp` or `ruby`.
     pub fn name(self) -> &'static str {
         match self {
             Language::TypeScript => "typescript",
@@ -110,6 +119,7 @@ impl Language {
             Language::Go => "go",
             Language::Java => "java",
             Language::CSharp => "csharp",
+            Language::Ruby => "ruby",
         }
     }
 
@@ -123,6 +133,7 @@ impl Language {
             Language::Go => tree_sitter_go::LANGUAGE.into(),
             Language::Java => tree_sitter_java::LANGUAGE.into(),
             Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+            Language::Ruby => tree_sitter_ruby::LANGUAGE.into(),
         }
     }
 }
@@ -328,6 +339,7 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
         Language::Go => go::analyze(&ctx, root),
         Language::Java => java::analyze(&ctx, root),
         Language::CSharp => csharp::analyze(&ctx, root),
+        Language::Ruby => ruby::analyze(&ctx, root),
     };
     facts.symbols = common::finish_symbols(found.symbols);
     facts.imports = common::finish_imports(found.imports);
@@ -381,6 +393,8 @@ mod tests {
             ("cmd/main.go", Some(Language::Go)),
             ("src/main/java/a/B.java", Some(Language::Java)),
             ("src/App/Program.cs", Some(Language::CSharp)),
+            ("lib/lantern/server.rb", Some(Language::Ruby)),
+            ("Rakefile", Some(Language::Ruby)),
             ("C:\\src\\Main.GO", Some(Language::Go)),
             ("README.md", None),
             ("Makefile", None),
@@ -406,7 +420,8 @@ mod tests {
                 "python",
                 "go",
                 "java",
-                "csharp"
+                "csharp",
+                "ruby"
             ]
         );
         for language in Language::ALL {

@@ -129,6 +129,19 @@ fn rules(language: Language) -> Rules {
             skip: &["character_literal"],
             python: false,
         },
+        Language::Ruby => Rules {
+            words: &["identifier", "constant"],
+            sigils: &[
+                "instance_variable",
+                "class_variable",
+                "global_variable",
+                "simple_symbol",
+            ],
+            comments: &["comment"],
+            literals: &["string_content"],
+            skip: &["character", "regex"],
+            python: false,
+        },
         Language::Java => Rules {
             words: &["identifier", "type_identifier"],
             sigils: &[],
