@@ -150,6 +150,14 @@ fn ruby_gem_requires_resolve_through_lib() {
         "mentions",
         server
     ));
+    // The gemspec declares the package; its default check is the gem's test task.
+    let out = run(dir.path(), &["query", "--json", "lantern"]);
+    let handoff: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(handoff["id"], "package:lantern");
+    assert_eq!(
+        handoff["checks"],
+        serde_json::json!(["bundle exec rake test"])
+    );
 }
 
 /// Java: public top-level types are the symbols, reachable members belong to their type, and

@@ -1105,7 +1105,9 @@ fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
         | Ecosystem::Go
         | Ecosystem::Maven
         | Ecosystem::Gradle
-        | Ecosystem::Dotnet => name.to_owned(),
+        | Ecosystem::Dotnet
+        | Ecosystem::Rubygems
+        | Ecosystem::Composer => name.to_owned(),
     }
 }
 

@@ -159,9 +159,13 @@ impl<'a> Resolver<'a> {
                         .entry(package.name.as_str())
                         .or_insert(&package.path);
                 }
-                // Java imports resolve by package path, C# usings name namespaces: neither
-                // by the package's name.
-                Ecosystem::Maven | Ecosystem::Gradle | Ecosystem::Dotnet => {}
+                // Java imports resolve by package path, C# usings name namespaces, Ruby
+                // requires load paths: none by the package's name.
+                Ecosystem::Maven
+                | Ecosystem::Gradle
+                | Ecosystem::Dotnet
+                | Ecosystem::Rubygems
+                | Ecosystem::Composer => {}
             }
         }
         python_roots.insert(RelPath::root());

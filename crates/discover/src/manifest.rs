@@ -1,5 +1,5 @@
 //! Manifest analyzers: package.json, Cargo.toml, pyproject.toml, go.mod, Maven's pom.xml,
-//! Gradle's settings.gradle(.kts) and .NET project files. Pure functions of a manifest's text
+//! Gradle's settings.gradle(.kts), .NET project files, Ruby gemspecs and composer.json. Pure functions of a manifest's text
 //! (and, for a .NET project, its file name, which names the project).
 
 use std::collections::BTreeMap;
@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use doc_bridge_model::snapshot::{Dependency, Ecosystem};
 
 /// Bumped whenever output for the same input could change.
-pub const ANALYZER_VERSION: u32 = 2;
+pub const ANALYZER_VERSION: u32 = 3;
 
 /// The manifest file names, and the ecosystem each declares.
 pub fn manifest_ecosystem(file_name: &str) -> Option<Ecosystem> {
@@ -18,6 +18,10 @@ pub fn manifest_ecosystem(file_name: &str) -> Option<Ecosystem> {
         "go.mod" => Some(Ecosystem::Go),
         "pom.xml" => Some(Ecosystem::Maven),
         "settings.gradle" | "settings.gradle.kts" => Some(Ecosystem::Gradle),
+        "composer.json" => Some(Ecosystem::Composer),
+        name if name.len() > ".gemspec".len() && name.ends_with(".gemspec") => {
+            Some(Ecosystem::Rubygems)
+        }
         name if [".csproj", ".fsproj", ".vbproj"]
             .iter()
             .any(|ext| name.len() > ext.len() && name.ends_with(ext)) =>
@@ -67,11 +71,11 @@ impl ManifestFacts {
 /// Why a manifest could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ManifestError {
-    /// `package.json` does not parse.
+    /// `package.json` or `composer.json` does not parse.
     #[error("invalid JSON: {0}")]
     Json(String),
-    /// `package.json` parses to something other than an object.
-    #[error("package.json is not a JSON object")]
+    /// `package.json` or `composer.json` parses to something other than an object.
+    #[error("the manifest is not a JSON object")]
     NotAnObject,
     /// `Cargo.toml` or `pyproject.toml` does not parse.
     #[error("invalid TOML: {0}")]
@@ -108,6 +112,8 @@ pub fn analyze(ecosystem: Ecosystem, text: &str) -> Result<ManifestFacts, Manife
         Ecosystem::Maven => pom_xml(text)?,
         Ecosystem::Gradle => gradle_settings(text),
         Ecosystem::Dotnet => dotnet_project(text)?,
+        Ecosystem::Rubygems => gemspec(text),
+        Ecosystem::Composer => composer_json(text)?,
     };
     facts.name = facts
         .name
@@ -223,6 +229,90 @@ fn dotnet_project(text: &str) -> Result<ManifestFacts, ManifestError> {
                 name: name.trim().to_owned(),
                 kind: "normal".into(),
             });
+        }
+    }
+    Ok(facts)
+}
+
+/// A `*.gemspec`, read line by line: `x.name = "…"`, a literal `x.version = "…"`,
+/// `add_dependency`/`add_runtime_dependency` (normal) and `add_development_dependency` (dev)
+/// with a literal gem name. A gemspec that computes these names nothing here (a version taken
+/// from a constant is left out).
+fn gemspec(text: &str) -> ManifestFacts {
+    let mut facts = ManifestFacts::empty(Ecosystem::Rubygems);
+    let first_literal = |text: &str| -> Option<String> {
+        let start = text.find(['"', '\''])?;
+        let quote = text[start..].chars().next()?;
+        let rest = &text[start + 1..];
+        let end = rest.find(quote)?;
+        Some(rest[..end].to_owned()).filter(|s| !s.is_empty())
+    };
+    for line in text.lines() {
+        let line = line.trim();
+        let Some((_, call)) = line.split_once('.') else {
+            continue;
+        };
+        let assigned = |field: &str| {
+            call.strip_prefix(field)
+                .map(str::trim_start)
+                .and_then(|rest| rest.strip_prefix('='))
+                .filter(|rest| !rest.starts_with('='))
+        };
+        if let Some(value) = assigned("name") {
+            facts.name = first_literal(value);
+        } else if let Some(value) = assigned("version") {
+            let value = value.trim();
+            if value.starts_with(['"', '\'']) {
+                facts.version = first_literal(value);
+            }
+        } else {
+            let kind = if call.starts_with("add_development_dependency") {
+                "dev"
+            } else if call.starts_with("add_dependency")
+                || call.starts_with("add_runtime_dependency")
+            {
+                "normal"
+            } else {
+                continue;
+            };
+            if let Some(name) = first_literal(call) {
+                facts.dependencies.push(Dependency {
+                    name,
+                    kind: kind.into(),
+                });
+            }
+        }
+    }
+    facts
+}
+
+/// `composer.json`: `name`, `version`, `scripts` (names only), `require` (platform entries such
+/// as `php` and `ext-json` left out) and `require-dev`.
+fn composer_json(text: &str) -> Result<ManifestFacts, ManifestError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ManifestError::Json(e.to_string()))?;
+    let object = value.as_object().ok_or(ManifestError::NotAnObject)?;
+    let mut facts = ManifestFacts::empty(Ecosystem::Composer);
+    let string = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+    facts.name = string("name");
+    facts.version = string("version");
+    if let Some(scripts) = object.get("scripts").and_then(|v| v.as_object()) {
+        for (name, command) in scripts {
+            let command = match command {
+                serde_json::Value::String(command) => command.clone(),
+                other => other.to_string(),
+            };
+            facts.scripts.insert(name.clone(), command);
+        }
+    }
+    for (key, kind) in [("require", "normal"), ("require-dev", "dev")] {
+        if let Some(deps) = object.get(key).and_then(|v| v.as_object()) {
+            for name in deps.keys().filter(|name| name.contains('/')) {
+                facts.dependencies.push(Dependency {
+                    name: name.clone(),
+                    kind: kind.into(),
+                });
+            }
         }
     }
     Ok(facts)
@@ -545,5 +635,55 @@ mod tests {
         let deep = format!("{}{}", "<a>".repeat(100_000), "</a>".repeat(100_000));
         let facts = analyze_file(Ecosystem::Dotnet, &deep, "Deep.csproj").unwrap();
         assert_eq!(facts.name.as_deref(), Some("Deep"));
+    }
+
+    #[test]
+    fn a_gemspec_gives_its_literal_name_version_and_dependencies() {
+        let spec = r#"require_relative "lib/lantern/version"
+
+Gem::Specification.new do |spec|
+  spec.name    = "lantern"
+  spec.version = Lantern::VERSION
+  spec.add_dependency "rack", ">= 2.0"
+  spec.add_runtime_dependency('socket')
+  spec.add_development_dependency "rspec", "~> 3.12"
+  spec.metadata["name"] = "not this"
+end
+"#;
+        let facts = analyze(Ecosystem::Rubygems, spec).unwrap();
+        assert_eq!(facts.name.as_deref(), Some("lantern"));
+        assert_eq!(facts.version, None, "a version from a constant is not read");
+        let deps: Vec<(&str, &str)> = facts
+            .dependencies
+            .iter()
+            .map(|d| (d.name.as_str(), d.kind.as_str()))
+            .collect();
+        assert_eq!(
+            deps,
+            vec![("rack", "normal"), ("rspec", "dev"), ("socket", "normal")]
+        );
+        assert_eq!(
+            manifest_ecosystem("lantern.gemspec"),
+            Some(Ecosystem::Rubygems)
+        );
+    }
+
+    #[test]
+    fn composer_json_gives_scripts_and_package_dependencies_only() {
+        let composer = r#"{"name": "acme/lantern", "scripts": {"test": "phpunit", "lint": ["a", "b"]},
+            "require": {"php": ">=8.1", "ext-json": "*", "guzzlehttp/guzzle": "^7"},
+            "require-dev": {"phpunit/phpunit": "^10"}}"#;
+        let facts = analyze(Ecosystem::Composer, composer).unwrap();
+        assert_eq!(facts.name.as_deref(), Some("acme/lantern"));
+        assert_eq!(
+            facts.scripts.keys().collect::<Vec<_>>(),
+            vec!["lint", "test"]
+        );
+        let deps: Vec<&str> = facts.dependencies.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(deps, vec!["guzzlehttp/guzzle", "phpunit/phpunit"]);
+        assert!(matches!(
+            analyze(Ecosystem::Composer, "[1]"),
+            Err(ManifestError::NotAnObject)
+        ));
     }
 }

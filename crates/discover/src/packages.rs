@@ -85,6 +85,8 @@ fn package_manager(facts: &ManifestFacts, root: &RelPath, files: &BTreeSet<&str>
             }
         }
         Ecosystem::Dotnet => "dotnet".into(),
+        Ecosystem::Rubygems => "bundler".into(),
+        Ecosystem::Composer => "composer".into(),
         Ecosystem::Npm => {
             if let Some(pm) = &facts.package_manager {
                 return pm.clone();

@@ -541,6 +541,10 @@ pub enum Ecosystem {
     Gradle,
     /// .NET project files (`*.csproj`, `*.fsproj`, `*.vbproj`)
     Dotnet,
+    /// A Ruby gem's `*.gemspec`
+    Rubygems,
+    /// PHP's composer.json
+    Composer,
 }
 
 /// A declared dependency. Ordered by name, then kind.

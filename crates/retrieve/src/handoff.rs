@@ -210,6 +210,12 @@ pub fn package_checks(package: &Package) -> (Vec<String>, &'static str) {
         Ecosystem::Maven => "mvn test".to_owned(),
         Ecosystem::Gradle => "gradle test".to_owned(),
         Ecosystem::Dotnet => format!("dotnet test {}", package.manifest),
+        Ecosystem::Rubygems if package.dependencies.iter().any(|d| d.name == "rspec") => {
+            "bundle exec rspec".to_owned()
+        }
+        Ecosystem::Rubygems => "bundle exec rake test".to_owned(),
+        Ecosystem::Composer if package.scripts.contains_key("test") => "composer test".to_owned(),
+        Ecosystem::Composer => "vendor/bin/phpunit".to_owned(),
         Ecosystem::Npm => String::new(),
     };
     (vec![default], "package-manager-default")
@@ -359,6 +365,8 @@ fn ecosystem_name(ecosystem: Ecosystem) -> &'static str {
         Ecosystem::Maven => "Maven",
         Ecosystem::Gradle => "Gradle",
         Ecosystem::Dotnet => ".NET",
+        Ecosystem::Rubygems => "Ruby gem",
+        Ecosystem::Composer => "Composer",
     }
 }
 
