@@ -212,6 +212,24 @@ impl FoundSymbol {
     }
 }
 
+/// A type declaration `node` of `kind`: its name (the `name` field), recorded in `out` when
+/// `exported`, at the line of the name rather than of the annotations and comments before it.
+/// `None` when the declaration has no readable name.
+pub(crate) fn declared_type<'s>(
+    ctx: &Ctx<'s>,
+    node: Node<'_>,
+    kind: SymbolKind,
+    exported: bool,
+    out: &mut Vec<FoundSymbol>,
+) -> Option<&'s str> {
+    let name_node = node.child_by_field_name("name")?;
+    let name = ctx.text(name_node)?;
+    if exported {
+        out.push(FoundSymbol::local(ctx, name_node, name, kind));
+    }
+    Some(name)
+}
+
 /// An import with the byte offset it was found at, for ordering.
 pub(crate) struct FoundImport {
     pub(crate) pos: usize,

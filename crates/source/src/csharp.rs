@@ -14,7 +14,7 @@
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children};
+use crate::common::{Ctx, Found, FoundImport, FoundMember, declared_type, named_children};
 use crate::{ImportKind, MemberKind, SymbolKind};
 
 /// The usings and types of the compilation unit and of every namespace in it, however deep
@@ -58,18 +58,12 @@ fn declarations<'t>(ctx: &Ctx<'_>, node: Node<'t>, found: &mut Found, pending: &
                 let Some(symbol_kind) = type_kind(kind) else {
                     continue;
                 };
-                let Some(name_node) = child.child_by_field_name("name") else {
-                    continue;
-                };
-                let Some(name) = ctx.text(name_node) else {
-                    continue;
-                };
-                if modifiers(ctx, child).public {
-                    found
-                        .symbols
-                        .push(FoundSymbol::local(ctx, name_node, name, symbol_kind));
+                let public = modifiers(ctx, child).public;
+                if let Some(name) =
+                    declared_type(ctx, child, symbol_kind, public, &mut found.symbols)
+                {
+                    members(ctx, child, name, &mut found.members);
                 }
-                members(ctx, child, name, &mut found.members);
             }
         }
     }
@@ -201,6 +195,7 @@ fn using(ctx: &Ctx<'_>, node: Node<'_>, out: &mut Vec<FoundImport>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::{member_rows, symbol_lines};
     use crate::{Language, MemberKind, SymbolKind, analyze};
 
     const SOURCE: &str = r#"using System;
@@ -236,11 +231,7 @@ namespace Example.App
     #[test]
     fn public_types_are_exported_and_reachable_members_recorded() {
         let facts = analyze(Language::CSharp, SOURCE.as_bytes());
-        let symbols: Vec<(String, SymbolKind, u32)> = facts
-            .symbols
-            .iter()
-            .map(|s| (s.name.clone(), s.kind, s.line))
-            .collect();
+        let symbols = symbol_lines(Language::CSharp, SOURCE);
         assert_eq!(
             symbols,
             vec![
@@ -252,10 +243,9 @@ namespace Example.App
                 ("Callback".to_owned(), SymbolKind::Type, 27),
             ]
         );
-        let members: Vec<(String, String, MemberKind)> = facts
-            .members
-            .iter()
-            .map(|m| (m.owner.clone(), m.name.clone(), m.kind))
+        let members: Vec<(String, String, MemberKind)> = member_rows(Language::CSharp, SOURCE)
+            .into_iter()
+            .map(|(owner, name, kind, _)| (owner, name, kind))
             .collect();
         assert_eq!(
             members,

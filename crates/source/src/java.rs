@@ -14,7 +14,7 @@
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children};
+use crate::common::{Ctx, Found, FoundImport, FoundMember, declared_type, named_children};
 use crate::{ImportKind, MemberKind, SymbolKind};
 
 pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
@@ -26,19 +26,12 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
                 let Some(symbol_kind) = type_kind(kind) else {
                     continue;
                 };
-                let Some(name_node) = node.child_by_field_name("name") else {
-                    continue;
-                };
-                let Some(name) = ctx.text(name_node) else {
-                    continue;
-                };
-                // The line of the name, not of the annotations and comments before it.
-                if modifiers(ctx, node).public {
-                    found
-                        .symbols
-                        .push(FoundSymbol::local(ctx, name_node, name, symbol_kind));
+                let public = modifiers(ctx, node).public;
+                if let Some(name) =
+                    declared_type(ctx, node, symbol_kind, public, &mut found.symbols)
+                {
+                    members(ctx, node, name, &mut found.members);
                 }
-                members(ctx, node, name, &mut found.members);
             }
         }
     }
@@ -180,6 +173,7 @@ fn import(ctx: &Ctx<'_>, node: Node<'_>, out: &mut Vec<FoundImport>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::{member_rows, symbol_lines};
     use crate::{Language, MemberKind, SymbolKind, analyze};
 
     const SOURCE: &str = r#"package com.example.app;
@@ -209,11 +203,7 @@ public @interface Marker { String value(); }
     #[test]
     fn public_types_are_exported_and_reachable_members_recorded() {
         let facts = analyze(Language::Java, SOURCE.as_bytes());
-        let symbols: Vec<(String, SymbolKind, u32)> = facts
-            .symbols
-            .iter()
-            .map(|s| (s.name.clone(), s.kind, s.line))
-            .collect();
+        let symbols = symbol_lines(Language::Java, SOURCE);
         assert_eq!(
             symbols,
             vec![
@@ -222,11 +212,7 @@ public @interface Marker { String value(); }
                 ("Marker".to_owned(), SymbolKind::Interface, 22),
             ]
         );
-        let members: Vec<(String, String, MemberKind, u32)> = facts
-            .members
-            .iter()
-            .map(|m| (m.owner.clone(), m.name.clone(), m.kind, m.line))
-            .collect();
+        let members = member_rows(Language::Java, SOURCE);
         assert_eq!(
             members,
             vec![

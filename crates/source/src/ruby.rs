@@ -248,6 +248,7 @@ fn body_of(node: Node<'_>) -> Option<Node<'_>> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::{member_rows, symbol_lines};
     use crate::{Language, MemberKind, SymbolKind, analyze};
 
     const SOURCE: &str = r#"require "json"
@@ -300,11 +301,7 @@ end
     #[test]
     fn classes_modules_methods_and_requires() {
         let facts = analyze(Language::Ruby, SOURCE.as_bytes());
-        let symbols: Vec<(String, SymbolKind, u32)> = facts
-            .symbols
-            .iter()
-            .map(|s| (s.name.clone(), s.kind, s.line))
-            .collect();
+        let symbols = symbol_lines(Language::Ruby, SOURCE);
         assert_eq!(
             symbols,
             vec![
@@ -317,11 +314,7 @@ end
                 ("Compressor".to_owned(), SymbolKind::Class, 36),
             ]
         );
-        let members: Vec<(String, String, MemberKind, u32)> = facts
-            .members
-            .iter()
-            .map(|m| (m.owner.clone(), m.name.clone(), m.kind, m.line))
-            .collect();
+        let members = member_rows(Language::Ruby, SOURCE);
         assert_eq!(
             members,
             vec![

@@ -37,6 +37,23 @@ pub fn members(language: Language, src: &str) -> Vec<(String, MemberKind, u32)> 
         .collect()
 }
 
+/// (name, kind, line) of every exported symbol.
+pub fn symbol_lines(language: Language, src: &str) -> Vec<(String, SymbolKind, u32)> {
+    symbols(language, src)
+        .into_iter()
+        .map(|s| (s.0, s.1, s.2))
+        .collect()
+}
+
+/// (owner, name, kind, line) of every member.
+pub fn member_rows(language: Language, src: &str) -> Vec<(String, String, MemberKind, u32)> {
+    analyze(language, src.as_bytes())
+        .members
+        .into_iter()
+        .map(|m| (m.owner, m.name, m.kind, m.line))
+        .collect()
+}
+
 /// An owned string.
 pub fn s(v: &str) -> String {
     v.to_owned()
