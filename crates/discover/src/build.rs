@@ -330,8 +330,17 @@ impl<'a> Builder<'a> {
             .filter(|f| matches!(f.analysis, Analysis::Module(..)))
             .map(|f| f.record.path.clone())
             .collect();
+        let kotlin_declarations = self.observed.iter().flat_map(|f| match &f.analysis {
+            Analysis::Module(doc_bridge_source::Language::Kotlin, facts) => facts
+                .symbols
+                .iter()
+                .map(|symbol| (&f.record.path, symbol.name.as_str()))
+                .collect(),
+            _ => Vec::new(),
+        });
         let resolver = Resolver::new(&module_paths, &packages, &self.cargo_lib_paths)
-            .with_files(self.files.keys().copied());
+            .with_files(self.files.keys().copied())
+            .with_kotlin_declarations(kotlin_declarations);
         for (dotted, module) in resolver.python_dotted_names(&module_paths) {
             // Module paths come sorted: the first by path keeps the name.
             self.python_modules.entry(dotted).or_insert(module);

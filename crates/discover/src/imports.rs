@@ -9,6 +9,13 @@ use doc_bridge_model::snapshot::{Ecosystem, ImportResolution, Package};
 use doc_bridge_model::{EntityId, RelPath};
 use doc_bridge_source::Language;
 
+mod c_family;
+mod jvm;
+mod php;
+mod swift;
+
+use swift::swift_target;
+
 /// Lookups shared by every resolution.
 pub struct Resolver<'a> {
     modules: HashSet<&'a str>,
@@ -25,14 +32,19 @@ pub struct Resolver<'a> {
     go_modules: HashMap<&'a str, &'a RelPath>,
     /// Directory → its non-test Go modules, sorted.
     go_dirs: BTreeMap<RelPath, Vec<EntityId>>,
-    /// Java: file name (`Server.java`) → the modules of that name, sorted.
-    java_files: HashMap<&'a str, Vec<&'a RelPath>>,
-    /// Java: a directory's name → the directories of that name holding Java modules, each
-    /// with its modules, sorted.
-    java_dirs: HashMap<&'a str, BTreeMap<RelPath, Vec<EntityId>>>,
-    /// Java: every two consecutive directory names above a Java module (`com/example`), the
-    /// packages this repository declares classes under.
-    java_pairs: HashSet<String>,
+    /// File name (`Server.java`, `core.h`) → the modules of that name, sorted.
+    file_names: HashMap<&'a str, Vec<&'a RelPath>>,
+    /// Java and Kotlin: a directory's name → the directories of that name holding Java or
+    /// Kotlin modules, each with its modules, sorted.
+    jvm_dirs: HashMap<&'a str, BTreeMap<RelPath, Vec<EntityId>>>,
+    /// Java and Kotlin: every two consecutive directory names above a module (`com/example`),
+    /// the packages this repository declares classes under.
+    jvm_pairs: HashSet<String>,
+    /// Kotlin: a declared name → the Kotlin modules declaring it, sorted (a Kotlin file may
+    /// hold several classes and top-level functions, whatever its name).
+    kotlin_declared: HashMap<&'a str, Vec<&'a RelPath>>,
+    /// Swift: a SwiftPM target (`Sources/NAME/`, `Tests/NAME/`) → its modules, sorted.
+    swift_targets: HashMap<&'a str, Vec<EntityId>>,
     /// Ruby: a module's path below its last `lib/` directory (`lantern/server.rb`) → the
     /// modules with that path, sorted: what `require "lantern/server"` loads from a gem's load
     /// path.
@@ -63,26 +75,38 @@ impl<'a> Resolver<'a> {
         for targets in go_dirs.values_mut() {
             targets.sort();
         }
-        let mut java_files: HashMap<&str, Vec<&RelPath>> = HashMap::new();
-        let mut java_dirs: HashMap<&str, BTreeMap<RelPath, Vec<EntityId>>> = HashMap::new();
+        let mut file_names: HashMap<&str, Vec<&RelPath>> = HashMap::new();
+        let mut jvm_dirs: HashMap<&str, BTreeMap<RelPath, Vec<EntityId>>> = HashMap::new();
+        let mut swift_targets: HashMap<&str, Vec<EntityId>> = HashMap::new();
         for module in modules {
-            if module.extension() == Some("java") {
-                java_files
-                    .entry(module.file_name())
-                    .or_default()
-                    .push(module);
+            file_names
+                .entry(module.file_name())
+                .or_default()
+                .push(module);
+            if matches!(module.extension(), Some("java" | "kt")) {
                 // The directory's name, borrowed from the module's path.
                 let name = module.as_str().rsplit('/').nth(1).unwrap_or("");
-                java_dirs
+                jvm_dirs
                     .entry(name)
                     .or_default()
                     .entry(module.parent())
                     .or_default()
                     .push(EntityId::module(module));
             }
+            if module.extension() == Some("swift")
+                && let Some(target) = swift_target(module.as_str())
+            {
+                swift_targets
+                    .entry(target)
+                    .or_default()
+                    .push(EntityId::module(module));
+            }
         }
-        for files in java_files.values_mut() {
+        for files in file_names.values_mut() {
             files.sort();
+        }
+        for targets in swift_targets.values_mut() {
+            targets.sort();
         }
         let mut ruby_lib: HashMap<&str, Vec<&RelPath>> = HashMap::new();
         for module in modules {
@@ -100,11 +124,11 @@ impl<'a> Resolver<'a> {
         for paths in ruby_lib.values_mut() {
             paths.sort();
         }
-        let mut java_pairs = HashSet::new();
-        for dir in java_dirs.values().flat_map(BTreeMap::keys) {
+        let mut jvm_pairs = HashSet::new();
+        for dir in jvm_dirs.values().flat_map(BTreeMap::keys) {
             let names: Vec<&str> = dir.as_str().split('/').collect();
             for pair in names.windows(2) {
-                java_pairs.insert(pair.join("/"));
+                jvm_pairs.insert(pair.join("/"));
             }
         }
         let python_modules: Vec<&RelPath> = modules
@@ -115,9 +139,11 @@ impl<'a> Resolver<'a> {
         let modules: HashSet<&str> = modules.iter().map(RelPath::as_str).collect();
         let mut resolver = Resolver {
             go_dirs,
-            java_files,
-            java_dirs,
-            java_pairs,
+            file_names,
+            jvm_dirs,
+            jvm_pairs,
+            kotlin_declared: HashMap::new(),
+            swift_targets,
             ruby_lib,
             npm: BTreeMap::new(),
             crates: BTreeMap::new(),
@@ -242,6 +268,22 @@ impl<'a> Resolver<'a> {
         names
     }
 
+    /// The same lookups, also knowing the names each Kotlin module declares (its symbols), so
+    /// that an import of a class or function from a file named otherwise resolves.
+    pub fn with_kotlin_declarations(
+        mut self,
+        declarations: impl IntoIterator<Item = (&'a RelPath, &'a str)>,
+    ) -> Self {
+        for (module, name) in declarations {
+            self.kotlin_declared.entry(name).or_default().push(module);
+        }
+        for modules in self.kotlin_declared.values_mut() {
+            modules.sort();
+            modules.dedup();
+        }
+        self
+    }
+
     /// The same lookups, also knowing every file of the repository (not only modules), so that a
     /// relative import of an existing non-module file resolves ([`ImportResolution::File`]).
     pub fn with_files(mut self, files: impl IntoIterator<Item = &'a str>) -> Self {
@@ -282,58 +324,15 @@ impl<'a> Resolver<'a> {
             Language::Rust => self.rust_use(from, specifier, names),
             Language::Python => self.python(from, specifier, names),
             Language::Go => self.go(specifier),
-            Language::Java => self.java(specifier),
+            Language::Java => self.jvm(specifier, &["java"]),
+            Language::Kotlin => self.jvm(specifier, &["kt", "java"]),
             // A `using` names a namespace, which no file path gives.
             Language::CSharp => (ImportResolution::External, Vec::new()),
             Language::Ruby => self.ruby(from, specifier),
+            Language::C | Language::Cpp => self.include(from, specifier),
+            Language::Php => self.php(from, specifier),
+            Language::Swift => self.swift(specifier),
         }
-    }
-
-    /// A Java import names a class by its package and name (`a.b.C`, a nested `a.b.C.D`, a
-    /// static member's class `a.b.C`) or a package (`a.b.*`). The class is the module whose
-    /// path ends with `a/b/C.java` (the source root above it is the project's layout, not the
-    /// language's), when exactly one does; a package is every module of the directories
-    /// ending with `a/b`. A name that nothing here declares is external, unless this
-    /// repository declares classes under its package's first two names, where it is
-    /// unresolved ([`Resolver::java_miss`]).
-    fn java(&self, specifier: &str) -> Resolved {
-        let segments: Vec<&str> = specifier.split('.').collect();
-        if segments.last() == Some(&"*") {
-            let package = &segments[..segments.len() - 1];
-            let targets = self.java_package(package);
-            return if targets.is_empty() {
-                (self.java_miss(package), Vec::new())
-            } else {
-                (ImportResolution::Internal, targets)
-            };
-        }
-        // The class, else its outer classes (`a.b.Outer.Inner` lives in `Outer.java`).
-        for end in (1..=segments.len()).rev() {
-            let rel = format!("{}.java", segments[..end].join("/"));
-            let name = rel.rsplit('/').next().unwrap_or(&rel);
-            let matches: Vec<&&RelPath> = self
-                .java_files
-                .get(name)
-                .map(|files| {
-                    files
-                        .iter()
-                        .filter(|p| {
-                            p.as_str() == rel
-                                || p.as_str()
-                                    .strip_suffix(rel.as_str())
-                                    .is_some_and(|head| head.ends_with('/'))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            match matches.as_slice() {
-                [only] => return (ImportResolution::Internal, vec![EntityId::module(only)]),
-                [] => {}
-                _ => return (ImportResolution::Unresolved, Vec::new()),
-            }
-        }
-        let package = &segments[..segments.len().saturating_sub(1)];
-        (self.java_miss(package), Vec::new())
     }
 
     /// Ruby: `require_relative` (kept as `./x` by the analyzer) joins the requiring file's
@@ -362,39 +361,6 @@ impl<'a> Resolver<'a> {
             Some([only]) => (ImportResolution::Internal, vec![EntityId::module(only)]),
             Some([_, _, ..]) => (ImportResolution::Unresolved, Vec::new()),
             _ => (ImportResolution::External, Vec::new()),
-        }
-    }
-
-    /// The modules of the directories whose path ends with the package's (`a/b` for `a.b`).
-    fn java_package(&self, package: &[&str]) -> Vec<EntityId> {
-        let Some(last) = package.last() else {
-            return Vec::new();
-        };
-        let rel = package.join("/");
-        self.java_dirs
-            .get(last)
-            .map(|dirs| {
-                dirs.iter()
-                    .filter(|(dir, _)| {
-                        dir.as_str() == rel
-                            || dir
-                                .as_str()
-                                .strip_suffix(rel.as_str())
-                                .is_some_and(|head| head.ends_with('/'))
-                    })
-                    .flat_map(|(_, modules)| modules.iter().cloned())
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Unresolved when this repository declares classes under the package's first two names
-    /// (`com.example.missing.Gone` in a repository of `com/example/...`), else external.
-    fn java_miss(&self, package: &[&str]) -> ImportResolution {
-        if package.len() >= 2 && self.java_pairs.contains(&package[..2].join("/")) {
-            ImportResolution::Unresolved
-        } else {
-            ImportResolution::External
         }
     }
 
@@ -970,5 +936,131 @@ mod tests {
                 .0,
             ImportResolution::External
         );
+    }
+
+    #[test]
+    fn kotlin_imports_resolve_by_file_then_by_declaration() {
+        let modules = vec![
+            p("app/src/main/kotlin/com/example/Server.kt"),
+            p("app/src/main/kotlin/com/example/util/Strings.kt"),
+            p("app/src/main/java/com/example/Legacy.java"),
+        ];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new())
+            .with_kotlin_declarations([(&modules[1], "slugify"), (&modules[1], "Text")]);
+        let kt = |s: &str| r.resolve(Language::Kotlin, &modules[0], s, &[], false);
+        assert_eq!(
+            ids(&kt("com.example.Server")),
+            [format!("module:{}", modules[0])]
+        );
+        // A Java class from Kotlin.
+        assert_eq!(
+            ids(&kt("com.example.Legacy")),
+            [format!("module:{}", modules[2])]
+        );
+        // A top-level function and a class in a file named otherwise.
+        assert_eq!(
+            ids(&kt("com.example.util.slugify")),
+            [format!("module:{}", modules[1])]
+        );
+        assert_eq!(
+            ids(&kt("com.example.util.Text")),
+            [format!("module:{}", modules[1])]
+        );
+        // Not declared in that package: the name alone is not enough.
+        assert_eq!(kt("com.example.slugify").0, ImportResolution::Unresolved);
+        assert_eq!(kt("com.example.util.*").1.len(), 1);
+        assert_eq!(
+            kt("kotlinx.coroutines.launch"),
+            (ImportResolution::External, vec![])
+        );
+    }
+
+    #[test]
+    fn c_includes_resolve_beside_the_file_then_by_unique_path_suffix() {
+        let modules = vec![
+            p("src/format.cc"),
+            p("src/detail.h"),
+            p("include/fmt/core.h"),
+            p("a/util.h"),
+            p("b/util.h"),
+        ];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new())
+            .with_files(["src/table.inc", "src/format.cc"]);
+        let inc = |s: &str| r.resolve(Language::Cpp, &modules[0], s, &[], false);
+        assert_eq!(ids(&inc("detail.h")), ["module:src/detail.h"]);
+        assert_eq!(ids(&inc("fmt/core.h")), ["module:include/fmt/core.h"]);
+        assert_eq!(ids(&inc("<fmt/core.h>")), ["module:include/fmt/core.h"]);
+        assert_eq!(inc("table.inc"), (ImportResolution::File, vec![]));
+        // The angle form never looks beside the file.
+        assert_eq!(inc("<table.inc>").0, ImportResolution::External);
+        assert_eq!(inc("<stdio.h>"), (ImportResolution::External, vec![]));
+        assert_eq!(inc("util.h"), (ImportResolution::Unresolved, vec![]));
+        assert_eq!(ids(&inc("a/util.h")), ["module:a/util.h"]);
+        // `core.h` alone is a suffix of `include/fmt/core.h` too; `mt/core.h` is not.
+        assert_eq!(ids(&inc("core.h")), ["module:include/fmt/core.h"]);
+        assert_eq!(inc("mt/core.h").0, ImportResolution::External);
+    }
+
+    #[test]
+    fn php_uses_resolve_by_namespace_path_suffix_and_includes_by_path() {
+        let modules = vec![
+            p("src/Monolog/Logger.php"),
+            p("src/Monolog/Handler/StreamHandler.php"),
+            p("app/Http/Kernel.php"),
+            p("bootstrap.php"),
+            p("lib/util.php"),
+        ];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new());
+        let from = &modules[0];
+        let php = |s: &str| r.resolve(Language::Php, from, s, &[], false);
+        assert_eq!(
+            ids(&php("Monolog\\Handler\\StreamHandler")),
+            ["module:src/Monolog/Handler/StreamHandler.php"]
+        );
+        // PSR-4 maps `App\\` to `app/`: the tail `Http/Kernel.php` finds it.
+        assert_eq!(
+            ids(&php("App\\Http\\Kernel")),
+            ["module:app/Http/Kernel.php"]
+        );
+        assert_eq!(
+            php("Psr\\Log\\LoggerInterface"),
+            (ImportResolution::External, vec![])
+        );
+        // One segment is never matched alone.
+        assert_eq!(php("Other\\Logger").0, ImportResolution::External);
+        assert_eq!(ids(&php("lib/util.php")), ["module:lib/util.php"]);
+        assert_eq!(
+            ids(&r.resolve(
+                Language::Php,
+                &modules[4],
+                "__DIR__/../bootstrap.php",
+                &[],
+                false
+            )),
+            ["module:bootstrap.php"]
+        );
+        assert_eq!(php("__DIR__/missing.php").0, ImportResolution::Unresolved);
+        assert_eq!(php("vendor/autoload.php").0, ImportResolution::External);
+    }
+
+    #[test]
+    fn swift_imports_resolve_to_the_package_target() {
+        let modules = vec![
+            p("Sources/ArgumentParser/Parsing/Split.swift"),
+            p("Sources/ArgumentParser/Command.swift"),
+            p("Tests/ArgumentParserTests/SplitTests.swift"),
+            p("Sources/main.swift"),
+        ];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new());
+        let swift = |s: &str| r.resolve(Language::Swift, &modules[2], s, &[], false);
+        assert_eq!(
+            ids(&swift("ArgumentParser")),
+            [
+                "module:Sources/ArgumentParser/Command.swift",
+                "module:Sources/ArgumentParser/Parsing/Split.swift"
+            ]
+        );
+        assert_eq!(swift("Foundation"), (ImportResolution::External, vec![]));
+        assert_eq!(swift("main"), (ImportResolution::External, vec![]));
     }
 }

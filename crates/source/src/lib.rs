@@ -8,23 +8,28 @@
 //! well-formed parts are reported, and the errors are listed as diagnostics.
 //!
 //! Supported languages are TypeScript (and TSX), JavaScript (with JSX), Rust,
-//! Python, Go, Java, C# and Ruby; see [`Language`].
+//! Python, Go, Java, Kotlin, C#, C, C++, Ruby, PHP and Swift; see [`Language`].
 
 #![warn(missing_docs)]
 
+mod c_family;
 mod common;
 mod csharp;
 mod ecmascript;
 mod go;
 mod java;
+mod kotlin;
+mod php;
 mod python;
 mod ruby;
 mod rust;
+mod swift;
 #[cfg(test)]
 mod test_support;
 mod text;
 
 use std::cell::RefCell;
+use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 use tree_sitter::{Parser, Tree};
@@ -33,7 +38,7 @@ use tree_sitter::{Parser, Tree};
 ///
 /// Bumped whenever the output for the same input could change (grammar
 /// upgrades included), so that cached facts can be invalidated.
-pub const ANALYZER_VERSION: u32 = 4;
+pub const ANALYZER_VERSION: u32 = 5;
 
 /// A source language the analyzer understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -58,11 +63,22 @@ pub enum Language {
     CSharp,
     /// Ruby (`.rb`, `.rake`, `Rakefile`).
     Ruby,
+    /// Kotlin (`.kt`, `.kts`).
+    Kotlin,
+    /// C sources (`.c`); C headers are read as C++, see [`Language::Cpp`].
+    C,
+    /// C++ sources and every C or C++ header (`.cc`, `.cpp`, `.cxx`, `.c++`, `.h`, `.hh`,
+    /// `.hpp`, `.hxx`, `.h++`, `.inl`, `.ipp`, `.tpp`).
+    Cpp,
+    /// PHP (`.php`).
+    Php,
+    /// Swift (`.swift`).
+    Swift,
 }
 
 impl Language {
     /// Every supported language, in declaration order.
-    pub const ALL: [Language; 9] = [
+    pub const ALL: [Language; 14] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
@@ -72,6 +88,11 @@ impl Language {
         Language::Java,
         Language::CSharp,
         Language::Ruby,
+        Language::Kotlin,
+        Language::C,
+        Language::Cpp,
+        Language::Php,
+        Language::Swift,
     ];
 
     /// The language of a file, by its extension.
@@ -79,7 +100,9 @@ impl Language {
     /// `.ts` `.mts` `.cts` → TypeScript (declaration files such as `.d.ts`
     /// too), `.tsx` → Tsx, `.js` `.jsx` `.mjs` `.cjs` → JavaScript, `.rs` →
     /// Rust, `.py` `.pyi` → Python, `.go` → Go, `.java` → Java, `.cs` → CSharp, `.rb`
-    /// `.rake` and `Rakefile` → Ruby. Both `/` and `\` separate
+    /// `.rake` and `Rakefile` → Ruby, `.kt` `.kts` → Kotlin, `.c` → C, the C++ sources and
+    /// every header (`.h` included: a C header parses as C++, and Universal Ctags maps it the
+    /// same way) → Cpp, `.php` → Php, `.swift` → Swift. Both `/` and `\` separate
     /// directories; the extension is compared ASCII-case-insensitively. A
     /// dot file without a further extension (`.ts`) has no extension, as
     /// with [`std::path::Path::extension`].
@@ -103,12 +126,18 @@ impl Language {
             "java" => Some(Language::Java),
             "cs" => Some(Language::CSharp),
             "rb" | "rake" => Some(Language::Ruby),
+            "kt" | "kts" => Some(Language::Kotlin),
+            "c" => Some(Language::C),
+            "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "h++" | "inl" | "ipp"
+            | "tpp" => Some(Language::Cpp),
+            "php" => Some(Language::Php),
+            "swift" => Some(Language::Swift),
             _ => None,
         }
     }
 
     /// Stable lower-case name: `typescript`, `tsx`, `javascript`, `rust`,
-    /// `python`, `go`, `java`, `csharp` or `ruby`.
+    /// `python`, `go`, `java`, `csharp`, `ruby`, `kotlin`, `c`, `cpp`, `php` or `swift`.
     pub fn name(self) -> &'static str {
         match self {
             Language::TypeScript => "typescript",
@@ -120,6 +149,11 @@ impl Language {
             Language::Java => "java",
             Language::CSharp => "csharp",
             Language::Ruby => "ruby",
+            Language::Kotlin => "kotlin",
+            Language::C => "c",
+            Language::Cpp => "cpp",
+            Language::Php => "php",
+            Language::Swift => "swift",
         }
     }
 
@@ -134,6 +168,11 @@ impl Language {
             Language::Java => tree_sitter_java::LANGUAGE.into(),
             Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
             Language::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Language::Kotlin => tree_sitter_kotlin_sg::LANGUAGE.into(),
+            Language::C => tree_sitter_c::LANGUAGE.into(),
+            Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Language::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            Language::Swift => tree_sitter_swift::LANGUAGE.into(),
         }
     }
 }
@@ -308,8 +347,9 @@ pub struct SyntaxError {
 
 /// Analyzes one module.
 ///
-/// Never panics. When the source cannot be parsed at all (which should not
-/// happen), only `line_count` is filled in.
+/// Never panics. When the source cannot be parsed (tree-sitter's error recovery
+/// ran past its budget on hostile input), only `line_count` and one syntax error,
+/// [`PARSE_ABANDONED`] on line 1, are filled in.
 pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
     let line_count = common::line_count(source);
     let mut facts = SourceFacts {
@@ -322,6 +362,11 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
         return facts;
     }
     let Some(tree) = parse(language, source) else {
+        facts.syntax_errors = vec![SyntaxError {
+            line: 1,
+            message: PARSE_ABANDONED.to_owned(),
+        }];
+        facts.syntax_error_count = 1;
         return facts;
     };
     let root = tree.root_node();
@@ -340,6 +385,10 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
         Language::Java => java::analyze(&ctx, root),
         Language::CSharp => csharp::analyze(&ctx, root),
         Language::Ruby => ruby::analyze(&ctx, root),
+        Language::Kotlin => kotlin::analyze(&ctx, root),
+        Language::C | Language::Cpp => c_family::analyze(&ctx, root),
+        Language::Php => php::analyze(&ctx, root),
+        Language::Swift => swift::analyze(&ctx, root),
     };
     facts.symbols = common::finish_symbols(found.symbols);
     facts.imports = common::finish_imports(found.imports);
@@ -354,12 +403,49 @@ thread_local! {
     static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
 }
 
+/// The parse budget, in tree-sitter's progress checks (one per 100 parser operations): one per
+/// four bytes of source, and never less than [`MIN_PARSE_CHECKS`]. Real modules need about one
+/// check per 140 bytes, and at most one per 50 (minified jQuery; the repositories measured are
+/// named in `bench/README.md`); some grammars' error recovery is quadratic or worse on hostile
+/// input (a Kotlin file of 3,000 `template <typename T>` parsed for over four minutes), and the
+/// budget stops those. Counting operations rather than time keeps the outcome the same on every
+/// machine.
+fn parse_budget(source_len: usize) -> u64 {
+    u64::try_from(source_len / 4)
+        .unwrap_or(u64::MAX)
+        .max(MIN_PARSE_CHECKS)
+}
+
+/// The smallest parse budget, for short sources.
+const MIN_PARSE_CHECKS: u64 = 10_000;
+
+/// The message of the one syntax error reported for a module whose parse ran out of budget.
+pub const PARSE_ABANDONED: &str = "not analyzed: parsing exceeded its budget";
+
+/// Parses `source`; `None` when the parser fails or the parse runs out of budget.
 fn parse(language: Language, source: &[u8]) -> Option<Tree> {
+    let budget = parse_budget(source.len());
     let run = |parser: &mut Parser| -> Option<Tree> {
         parser.set_language(&language.grammar()).ok()?;
         // A previous parse may have been left unfinished; start afresh.
         parser.reset();
-        parser.parse(source, None)
+        let mut checks: u64 = 0;
+        let mut progress = |_: &tree_sitter::ParseState| {
+            checks = checks.saturating_add(1);
+            if checks > budget {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let mut read = |offset: usize, _| source.get(offset..).unwrap_or_default();
+        let tree = parser.parse_with_options(&mut read, None, Some(options));
+        if tree.is_none() {
+            // An abandoned parse leaves state behind for a resumption that never comes.
+            parser.reset();
+        }
+        tree
     };
     PARSER
         .try_with(|cell| match cell.try_borrow_mut() {
@@ -395,6 +481,16 @@ mod tests {
             ("src/App/Program.cs", Some(Language::CSharp)),
             ("lib/lantern/server.rb", Some(Language::Ruby)),
             ("Rakefile", Some(Language::Ruby)),
+            ("src/main/kotlin/a/B.kt", Some(Language::Kotlin)),
+            ("build.gradle.kts", Some(Language::Kotlin)),
+            ("src/cJSON.c", Some(Language::C)),
+            ("include/fmt/core.h", Some(Language::Cpp)),
+            ("src/os.cc", Some(Language::Cpp)),
+            ("src/a.CPP", Some(Language::Cpp)),
+            ("a.hpp", Some(Language::Cpp)),
+            ("a.c++", Some(Language::Cpp)),
+            ("src/Monolog/Logger.php", Some(Language::Php)),
+            ("Sources/App/main.swift", Some(Language::Swift)),
             ("C:\\src\\Main.GO", Some(Language::Go)),
             ("README.md", None),
             ("Makefile", None),
@@ -421,7 +517,12 @@ mod tests {
                 "go",
                 "java",
                 "csharp",
-                "ruby"
+                "ruby",
+                "kotlin",
+                "c",
+                "cpp",
+                "php",
+                "swift"
             ]
         );
         for language in Language::ALL {

@@ -142,6 +142,59 @@ fn rules(language: Language) -> Rules {
             skip: &["character", "regex"],
             python: false,
         },
+        Language::Kotlin => Rules {
+            words: &["simple_identifier", "type_identifier"],
+            sigils: &[],
+            comments: &["line_comment", "multiline_comment"],
+            literals: &["string_content"],
+            skip: &["character_literal"],
+            python: false,
+        },
+        Language::Swift => Rules {
+            words: &["simple_identifier", "type_identifier"],
+            sigils: &[],
+            comments: &["comment", "multiline_comment"],
+            literals: &["line_str_text", "multi_line_str_text"],
+            skip: &["regex_literal"],
+            python: false,
+        },
+        Language::Php => Rules {
+            words: &["name"],
+            sigils: &[],
+            comments: &["comment"],
+            literals: &["string_content"],
+            // The HTML around the PHP.
+            skip: &["text"],
+            python: false,
+        },
+        Language::C => Rules {
+            words: &[
+                "identifier",
+                "field_identifier",
+                "type_identifier",
+                "statement_identifier",
+            ],
+            sigils: &[],
+            comments: &["comment"],
+            // A macro's body is not parsed: its words as written.
+            literals: &["string_content", "preproc_arg"],
+            skip: &["char_literal", "system_lib_string"],
+            python: false,
+        },
+        Language::Cpp => Rules {
+            words: &[
+                "identifier",
+                "field_identifier",
+                "type_identifier",
+                "statement_identifier",
+                "namespace_identifier",
+            ],
+            sigils: &[],
+            comments: &["comment"],
+            literals: &["string_content", "raw_string_content", "preproc_arg"],
+            skip: &["char_literal", "system_lib_string"],
+            python: false,
+        },
         Language::Java => Rules {
             words: &["identifier", "type_identifier"],
             sigils: &[],
@@ -331,14 +384,20 @@ impl Text {
     }
 
     /// The text of an identifier node, without any of the `sigils` it
-    /// starts with; not valid UTF-8 is left out.
+    /// starts with; not valid UTF-8 is left out. A quoted identifier (Kotlin's and Swift's
+    /// `` `name` ``, which may hold spaces: `` `parses empty input` ``) gives its words.
     fn identifier(&mut self, ctx: &Ctx<'_>, node: Node<'_>, sigils: &str) -> bool {
-        match ctx.text(node) {
-            Some(word) => self.push(
-                word.trim_start_matches(|c| sigils.contains(c)),
-                node.start_position().row,
-            ),
-            None => true,
+        let Some(word) = ctx.text(node) else {
+            return true;
+        };
+        let word = word
+            .trim_start_matches(|c| sigils.contains(c))
+            .trim_matches('`');
+        let row = node.start_position().row;
+        if word.contains(char::is_whitespace) {
+            self.prose(word.as_bytes(), row, Prose::Plain)
+        } else {
+            self.push(word, row)
         }
     }
 

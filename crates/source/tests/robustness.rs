@@ -5,7 +5,8 @@
 use std::collections::HashSet;
 
 use doc_bridge_source::{
-    Language, MAX_MEMBERS, MAX_REPORTED_SYNTAX_ERRORS, MAX_TEXT_BYTES, SourceFacts, analyze,
+    Language, MAX_MEMBERS, MAX_REPORTED_SYNTAX_ERRORS, MAX_TEXT_BYTES, PARSE_ABANDONED,
+    SourceFacts, analyze,
 };
 use proptest::prelude::*;
 
@@ -133,6 +134,38 @@ const TOKENS: &[&str] = &[
     "# c",
     "*",
     "`${a}`",
+    // Kotlin, Swift, PHP, C and C++.
+    "fun ",
+    "val ",
+    "companion object ",
+    "internal ",
+    "private ",
+    "public ",
+    "open ",
+    "extension ",
+    "protocol ",
+    "func ",
+    "init(",
+    "case ",
+    "<?php ",
+    "?>",
+    "namespace A\\B;",
+    "use A\\{B, C};",
+    "function ",
+    "$this->",
+    "define('X', 1);",
+    "require __DIR__ . '/a.php';",
+    "#include \"a.h\"",
+    "#include <b>",
+    "#ifndef G\n#define G\n",
+    "#endif\n",
+    "template <typename T> ",
+    "extern \"C\" ",
+    "A::b",
+    "typedef struct { int a; } ",
+    "public:",
+    "~",
+    "operator==",
 ];
 
 fn token_soup() -> impl Strategy<Value = String> {
@@ -289,6 +322,20 @@ fn analyze_deeply_nested(depth: usize) {
             "package p\ntype S struct {{ {} }}",
             deep("f struct { ", "}", depth)
         ),
+        deep("class A { ", "}", depth),
+        deep("public struct S { ", "}", depth),
+        format!("<?php {}", deep("if (x) { ", "}", depth)),
+        format!(
+            "<?php require {}'a.php'{};",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        ),
+        deep("#if X\n", "#endif\n", depth),
+        deep("extern \"C\" ", "", depth) + "int x;",
+        // Kotlin's error recovery on this is worse than quadratic; at this depth the parse
+        // budget stops it (see `parse_is_abandoned_past_its_budget`).
+        deep("template <typename T> ", "", 1_000) + "class C {};",
+        deep("struct S { struct T { ", "}; };", depth),
         // Nested block comments (Rust's nest). Shallow: tree-sitter's
         // Python error recovery takes time and memory quadratic in this
         // nesting (about 1 GB at 2,000 levels).
@@ -300,6 +347,25 @@ fn analyze_deeply_nested(depth: usize) {
             assert!(facts.line_count >= 1);
         }
     }
+}
+
+#[test]
+fn parse_is_abandoned_past_its_budget() {
+    // Tree-sitter's Kotlin error recovery takes minutes on 3,000 of these; the budget counts
+    // parser operations, so the outcome is the same on every machine and every run.
+    let source = "template <typename T> ".repeat(1_000) + "class C {};\nfun f() {}\n";
+    let facts = analyze(Language::Kotlin, source.as_bytes());
+    assert_eq!(facts.line_count, 2);
+    assert_eq!(facts.syntax_error_count, 1);
+    assert_eq!(facts.syntax_errors.len(), 1);
+    assert_eq!(facts.syntax_errors[0].line, 1);
+    assert_eq!(facts.syntax_errors[0].message, PARSE_ABANDONED);
+    assert!(facts.symbols.is_empty() && facts.text.is_empty());
+    assert_eq!(facts, analyze(Language::Kotlin, source.as_bytes()));
+    // The parser left behind serves the next module as if fresh.
+    let next = analyze(Language::Kotlin, b"fun g() {}\n");
+    assert_eq!(next.symbols.len(), 1);
+    assert_eq!(next.syntax_error_count, 0);
 }
 
 #[test]

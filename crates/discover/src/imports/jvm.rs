@@ -1,0 +1,101 @@
+//! Java and Kotlin imports: a class by its package path, a package by its directories.
+
+use doc_bridge_model::snapshot::ImportResolution;
+use doc_bridge_model::{EntityId, RelPath};
+
+use super::{Resolved, Resolver};
+
+impl Resolver<'_> {
+    /// A Java or Kotlin import names a class by its package and name (`a.b.C`, a nested
+    /// `a.b.C.D`, a static member's class `a.b.C`) or a package (`a.b.*`). The class is the
+    /// module whose path ends with `a/b/C.EXT` for the first of `extensions` that has one (the
+    /// source root above it is the project's layout, not the language's), when exactly one
+    /// does; a package is every Java and Kotlin module of the directories ending with `a/b`.
+    /// A Kotlin file may hold any number of classes and top-level functions whatever its name:
+    /// failing a file of the class's name, the Kotlin modules of the package's directories
+    /// that declare the name are the targets. A name that nothing here declares is external,
+    /// unless this repository declares classes under its package's first two names, where it
+    /// is unresolved ([`Resolver::jvm_miss`]).
+    pub(super) fn jvm(&self, specifier: &str, extensions: &[&str]) -> Resolved {
+        let segments: Vec<&str> = specifier.split('.').collect();
+        if segments.last() == Some(&"*") {
+            let package = &segments[..segments.len() - 1];
+            let targets = self.jvm_package(package);
+            return if targets.is_empty() {
+                (self.jvm_miss(package), Vec::new())
+            } else {
+                (ImportResolution::Internal, targets)
+            };
+        }
+        // The class, else its outer classes (`a.b.Outer.Inner` lives in `Outer.java`).
+        for end in (1..=segments.len()).rev() {
+            for extension in extensions {
+                let rel = format!("{}.{extension}", segments[..end].join("/"));
+                let name = rel.rsplit('/').next().unwrap_or(&rel);
+                let matches: Vec<&&RelPath> = self
+                    .file_names
+                    .get(name)
+                    .map(|files| files.iter().filter(|p| ends_with_path(p, &rel)).collect())
+                    .unwrap_or_default();
+                match matches.as_slice() {
+                    [only] => return (ImportResolution::Internal, vec![EntityId::module(only)]),
+                    [] => {}
+                    _ => return (ImportResolution::Unresolved, Vec::new()),
+                }
+            }
+        }
+        let package = &segments[..segments.len().saturating_sub(1)];
+        if let (Some(name), false) = (segments.last(), package.is_empty()) {
+            let directory = package.join("/");
+            let declaring: Vec<EntityId> = self
+                .kotlin_declared
+                .get(name)
+                .into_iter()
+                .flatten()
+                .filter(|module| ends_with_path(&module.parent(), &directory))
+                .map(|module| EntityId::module(module))
+                .collect();
+            if !declaring.is_empty() {
+                return (ImportResolution::Internal, declaring);
+            }
+        }
+        (self.jvm_miss(package), Vec::new())
+    }
+
+    /// The Java and Kotlin modules of the directories whose path ends with the package's
+    /// (`a/b` for `a.b`).
+    fn jvm_package(&self, package: &[&str]) -> Vec<EntityId> {
+        let Some(last) = package.last() else {
+            return Vec::new();
+        };
+        let rel = package.join("/");
+        self.jvm_dirs
+            .get(last)
+            .map(|dirs| {
+                dirs.iter()
+                    .filter(|(dir, _)| ends_with_path(dir, &rel))
+                    .flat_map(|(_, modules)| modules.iter().cloned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Unresolved when this repository declares classes under the package's first two names
+    /// (`com.example.missing.Gone` in a repository of `com/example/...`), else external.
+    fn jvm_miss(&self, package: &[&str]) -> ImportResolution {
+        if package.len() >= 2 && self.jvm_pairs.contains(&package[..2].join("/")) {
+            ImportResolution::Unresolved
+        } else {
+            ImportResolution::External
+        }
+    }
+}
+
+/// True when `path` is `rel` or ends with `/rel`.
+pub(super) fn ends_with_path(path: &RelPath, rel: &str) -> bool {
+    path.as_str() == rel
+        || path
+            .as_str()
+            .strip_suffix(rel)
+            .is_some_and(|head| head.ends_with('/'))
+}
