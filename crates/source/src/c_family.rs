@@ -1,12 +1,15 @@
 //! C and C++.
 //!
 //! Exported: what has file or namespace scope and is not `static` or inside an anonymous
-//! namespace (which give internal linkage): functions (definitions and prototypes),
-//! variables, classes, structs, unions, enums, typedefs and `using` aliases, and macros
-//! (`#define`, but not a header's include guard). Namespaces, `extern "C"` blocks, templates,
-//! conditional compilation (`#if` branches, every one) and the ERROR nodes that macro-heavy
-//! code leaves behind are looked into. The rule is the same for headers and sources: a
-//! module's facts depend on its bytes only.
+//! namespace (which give internal linkage): functions (definitions and prototypes) and
+//! variables; in C++ (headers included, see [`crate::Language::Cpp`]) also classes, structs,
+//! unions, enums, typedefs and `using` aliases, and macros (`#define`, but not a header's
+//! include guard). A `.c` file's types and macros are its own (nothing includes a `.c`), so
+//! they are not symbols; their members are still recorded. Namespaces, `extern "C"` blocks,
+//! templates, conditional compilation (`#if` branches, every one) and the ERROR nodes that
+//! macro-heavy code leaves behind are looked into; annotation macros are blanked before
+//! parsing ([`crate::c_macros`]). C++ sources and headers share one rule: a module's facts
+//! depend on its bytes only.
 //!
 //! Members: of every class, struct and union, the `public` and `protected` ones (a `class`
 //! starts private, a `struct` or `union` public): methods (`static` ones as associated
@@ -22,6 +25,13 @@ use tree_sitter::Node;
 use crate::common::{Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children};
 use crate::{ImportKind, MemberKind, SymbolKind};
 
+/// Which grammar parsed the module: a C source (`.c`) or C++ (sources and every header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    C,
+    Cpp,
+}
+
 /// A block of declarations to read, and the include guard (`#ifndef X_H`) around it.
 struct Block<'t, 's> {
     node: Node<'t>,
@@ -31,7 +41,7 @@ struct Block<'t, 's> {
 /// Reads the translation unit and every namespace, linkage block, conditional and ERROR
 /// node in it with an explicit stack: nesting must not use the call stack. Facts are sorted
 /// by position afterwards. C and C++ share the rules: C's grammar just has fewer constructs.
-pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
+pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>, dialect: Dialect) -> Found {
     let mut found = Found::default();
     let mut pending = vec![Block {
         node: root,
@@ -42,7 +52,32 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
             declaration(ctx, node, block.guard, &mut found, &mut pending);
         }
     }
+    if dialect == Dialect::C {
+        found.symbols.retain(|s| {
+            matches!(
+                s.symbol.kind,
+                SymbolKind::Function | SymbolKind::Variable
+            )
+        });
+    }
+    found.symbols.retain(|s| !is_keyword(&s.symbol.name));
+    found.members.retain(|m| !is_keyword(&m.member.name));
     found
+}
+
+/// C and C++ keywords that a macro the parser cannot expand leaves where a name should be
+/// (`FMT_BEGIN_NAMESPACE namespace detail {` reads as a variable `namespace`).
+fn is_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "auto" | "bool" | "break" | "case" | "char" | "class" | "const" | "constexpr"
+            | "continue" | "default" | "delete" | "do" | "double" | "else" | "enum"
+            | "explicit" | "extern" | "float" | "for" | "friend" | "goto" | "if" | "inline"
+            | "int" | "long" | "namespace" | "new" | "operator" | "private" | "protected"
+            | "public" | "register" | "return" | "short" | "signed" | "sizeof" | "static"
+            | "struct" | "switch" | "template" | "this" | "typedef" | "typename" | "union"
+            | "unsigned" | "using" | "virtual" | "void" | "volatile" | "while"
+    )
 }
 
 fn declaration<'t, 's>(
@@ -519,8 +554,19 @@ static int hidden_var;
 int (*handler)(int);
 #define VERSION 1
 "#;
+        // A `.c` file's types and macros are its own.
         assert_eq!(
             symbol_lines(Language::C, source),
+            vec![
+                ("cJSON_Parse".to_owned(), SymbolKind::Function, 9),
+                ("cJSON_CreateNull".to_owned(), SymbolKind::Function, 10),
+                ("global_var".to_owned(), SymbolKind::Variable, 11),
+                ("handler".to_owned(), SymbolKind::Variable, 13),
+            ]
+        );
+        // The same declarations in a header (read as C++) are what it offers its includers.
+        assert_eq!(
+            symbol_lines(Language::Cpp, source),
             vec![
                 ("cJSON".to_owned(), SymbolKind::Struct, 2),
                 ("Anon".to_owned(), SymbolKind::Type, 3),
@@ -535,6 +581,7 @@ int (*handler)(int);
                 ("VERSION".to_owned(), SymbolKind::Macro, 14),
             ]
         );
+        assert_eq!(member_rows(Language::C, source), member_rows(Language::Cpp, source));
         assert_eq!(
             member_rows(Language::C, source),
             vec![
@@ -555,6 +602,23 @@ int (*handler)(int);
                 ),
                 ("node".into(), "v".into(), MemberKind::Field, 6),
             ]
+        );
+    }
+
+    #[test]
+    fn declarations_behind_annotation_macros_are_found() {
+        let source = "#include <string>\nFMT_BEGIN_NAMESPACE\nnamespace detail {\ntemplate <typename T> struct node { T value; };\nFMT_API void vprint(int fd);\n}\nint FMT_CDECL run(int argc);\nFMT_END_NAMESPACE\n";
+        assert_eq!(
+            symbol_lines(Language::Cpp, source),
+            vec![
+                ("node".to_owned(), SymbolKind::Struct, 4),
+                ("vprint".to_owned(), SymbolKind::Function, 5),
+                ("run".to_owned(), SymbolKind::Function, 7),
+            ]
+        );
+        assert_eq!(
+            member_rows(Language::Cpp, source),
+            vec![("node".into(), "value".into(), MemberKind::Field, 4)]
         );
     }
 }

@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 mod c_family;
+mod c_macros;
 mod common;
 mod csharp;
 mod ecmascript;
@@ -361,6 +362,11 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
     if source.is_empty() || u32::try_from(source.len()).is_err() {
         return facts;
     }
+    // C and C++ annotation macros are blanked (same length), so positions stay the file's.
+    let source: &[u8] = &match language {
+        Language::C | Language::Cpp => c_macros::blank_annotation_macros(source),
+        _ => std::borrow::Cow::Borrowed(source),
+    };
     let Some(tree) = parse(language, source) else {
         facts.syntax_errors = vec![SyntaxError {
             line: 1,
@@ -386,7 +392,8 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
         Language::CSharp => csharp::analyze(&ctx, root),
         Language::Ruby => ruby::analyze(&ctx, root),
         Language::Kotlin => kotlin::analyze(&ctx, root),
-        Language::C | Language::Cpp => c_family::analyze(&ctx, root),
+        Language::C => c_family::analyze(&ctx, root, c_family::Dialect::C),
+        Language::Cpp => c_family::analyze(&ctx, root, c_family::Dialect::Cpp),
         Language::Php => php::analyze(&ctx, root),
         Language::Swift => swift::analyze(&ctx, root),
     };
