@@ -31,6 +31,10 @@ fn handoffs_and_ownership_satisfy_the_contracts_schema() {
         "java-project",
         "csharp-project",
         "ruby-gem",
+        "ruby-app",
+        "swift-package",
+        "cmake-project",
+        "gradle-project",
     ] {
         let dir = fixture_copy(fixture);
         index(dir.path());

@@ -16,6 +16,10 @@ const FIXTURES: &[&str] = &[
     "java-project",
     "csharp-project",
     "ruby-gem",
+    "ruby-app",
+    "swift-package",
+    "cmake-project",
+    "gradle-project",
 ];
 
 #[test]

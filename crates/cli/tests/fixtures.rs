@@ -98,6 +98,113 @@ fn ruby_gem() {
     check_fixture("ruby-gem");
 }
 
+#[test]
+fn ruby_app() {
+    check_fixture("ruby-app");
+}
+
+#[test]
+fn swift_package() {
+    check_fixture("swift-package");
+}
+
+#[test]
+fn cmake_project() {
+    check_fixture("cmake-project");
+}
+
+#[test]
+fn gradle_project() {
+    check_fixture("gradle-project");
+}
+
+/// The checks `query` hands over for a package of `fixture`.
+fn package_checks(fixture: &std::path::Path, package: &str) -> serde_json::Value {
+    let out = run(fixture, &["query", "--json", package]);
+    let handoff: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(handoff["id"], format!("package:{package}"), "{handoff:#}");
+    handoff["checks"].clone()
+}
+
+/// The manifests of issue 21's third part declare packages whose default checks run from the
+/// repository root: Swift's `swift test`, CMake's configure-build-ctest (a CMakeLists.txt
+/// without `project()` declares none), a Gradle build's projects through its wrapper (the
+/// build script beside the settings is the root project, no second package), a Ruby
+/// application's specs, a solution's `dotnet test`.
+#[test]
+fn new_manifests_declare_packages_with_their_checks() {
+    let swift = fixture_copy("swift-package");
+    index(swift.path());
+    assert_eq!(
+        package_checks(swift.path(), "Lantern"),
+        serde_json::json!(["swift test"])
+    );
+
+    let cmake = fixture_copy("cmake-project");
+    index(cmake.path());
+    assert_eq!(
+        package_checks(cmake.path(), "lantern"),
+        serde_json::json!(["cmake -B build && cmake --build build && ctest --test-dir build"])
+    );
+    assert_eq!(
+        package_checks(cmake.path(), "lantern-bench"),
+        serde_json::json!([
+            "cmake -S tools/bench -B tools/bench/build && cmake --build tools/bench/build && ctest --test-dir tools/bench/build"
+        ])
+    );
+    let s = artifact(cmake.path(), "snapshot.json");
+    let packages: Vec<&str> = s["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "package")
+        .map(|e| e["manifest"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        packages,
+        vec!["CMakeLists.txt", "tools/bench/CMakeLists.txt"]
+    );
+
+    let gradle = fixture_copy("gradle-project");
+    index(gradle.path());
+    assert_eq!(
+        package_checks(gradle.path(), "kiln"),
+        serde_json::json!(["./gradlew test"])
+    );
+    assert_eq!(
+        package_checks(gradle.path(), "app"),
+        serde_json::json!(["./gradlew :app:test"])
+    );
+    let s = artifact(gradle.path(), "snapshot.json");
+    assert!(relation_exists(
+        &s,
+        "package:app",
+        "depends-on",
+        "package:core"
+    ));
+    // A subproject owns its code: the settings' root project does not.
+    assert!(relation_exists(
+        &s,
+        "package:core",
+        "contains",
+        "area:core/src/main"
+    ));
+
+    let ruby = fixture_copy("ruby-app");
+    index(ruby.path());
+    assert_eq!(
+        package_checks(ruby.path(), "ruby-app"),
+        serde_json::json!(["bundle exec rspec"])
+    );
+
+    let csharp = fixture_copy("csharp-project");
+    index(csharp.path());
+    assert_eq!(
+        package_checks(csharp.path(), "Lantern.sln"),
+        serde_json::json!(["dotnet test Lantern.sln"])
+    );
+}
+
 /// Ruby: `require_relative` joins the file's directory, `require "a/b"` loads from a `lib/`
 /// directory of the repository, else it is a gem's (external); a relative require of a file
 /// that is not there is unresolved.

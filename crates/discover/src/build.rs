@@ -51,7 +51,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 6;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 7;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -221,7 +221,7 @@ impl<'a> Builder<'a> {
             })
             .collect();
         let file_names: BTreeSet<&str> = files.keys().copied().collect();
-        let packages = build_packages(&declared, &file_names);
+        let packages = build_packages(&declared, &file_names, &options.project_name);
         let cargo_lib_paths = packages
             .iter()
             .filter(|p| p.ecosystem == Ecosystem::Cargo)
@@ -1116,7 +1116,9 @@ fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
         | Ecosystem::Gradle
         | Ecosystem::Dotnet
         | Ecosystem::Rubygems
-        | Ecosystem::Composer => name.to_owned(),
+        | Ecosystem::Composer
+        | Ecosystem::Swift
+        | Ecosystem::Cmake => name.to_owned(),
     }
 }
 

@@ -186,12 +186,15 @@ impl<'a> Resolver<'a> {
                         .or_insert(&package.path);
                 }
                 // Java imports resolve by package path, C# usings name namespaces, Ruby
-                // requires load paths: none by the package's name.
+                // requires load paths, Swift imports name modules (targets), C and C++ include
+                // files: none by the package's name.
                 Ecosystem::Maven
                 | Ecosystem::Gradle
                 | Ecosystem::Dotnet
                 | Ecosystem::Rubygems
-                | Ecosystem::Composer => {}
+                | Ecosystem::Composer
+                | Ecosystem::Swift
+                | Ecosystem::Cmake => {}
             }
         }
         python_roots.insert(RelPath::root());

@@ -11,7 +11,7 @@ use doc_bridge_source::{Language, SourceFacts};
 use rayon::prelude::*;
 
 use crate::analysis_cache::AnalysisCache;
-use crate::manifest::{self, ManifestFacts, manifest_ecosystem};
+use crate::manifest::{self, ManifestFacts, ManifestKind};
 use crate::read::{ReadError, RepoFile, RootDir};
 use crate::walk::WalkedFile;
 
@@ -60,7 +60,7 @@ pub enum Kind {
     /// Source code.
     Module(Language),
     /// A manifest.
-    Manifest(doc_bridge_model::snapshot::Ecosystem),
+    Manifest(ManifestKind),
     /// The config file at the root.
     Config,
     /// A `.gitattributes` file.
@@ -78,8 +78,8 @@ pub fn classify(path: &RelPath) -> Kind {
     if name == ".gitattributes" {
         return Kind::Attributes;
     }
-    if let Some(ecosystem) = manifest_ecosystem(name) {
-        return Kind::Manifest(ecosystem);
+    if let Some(kind) = ManifestKind::of_file(name) {
+        return Kind::Manifest(kind);
     }
     let ext = path.extension().map(str::to_ascii_lowercase);
     if let Some(format) = ext.as_deref().and_then(Format::from_extension) {
@@ -348,31 +348,29 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
                 site_dir: None,
             }
         }
-        Kind::Manifest(ecosystem) => {
-            match manifest::analyze_file(ecosystem, text, file.path.file_name()) {
-                Ok(facts) => ObservedFile {
-                    reused: false,
-                    site_dir: None,
-                    record: record(size, hash, FileClass::Manifest, lines),
-                    analysis: Analysis::Manifest(Box::new(facts)),
-                    diagnostics: Vec::new(),
-                },
-                Err(message) => ObservedFile {
-                    reused: false,
-                    site_dir: None,
-                    record: record(size, hash, FileClass::Manifest, lines),
-                    analysis: Analysis::None,
-                    diagnostics: vec![Diagnostic::new(
-                        "manifest-invalid",
-                        Severity::Warning,
-                        file.path.clone(),
-                        None,
-                        format!("manifest could not be read: {message}"),
-                        None,
-                    )],
-                },
-            }
-        }
+        Kind::Manifest(kind) => match manifest::analyze_file(kind, text, file.path.file_name()) {
+            Ok(facts) => ObservedFile {
+                reused: false,
+                site_dir: None,
+                record: record(size, hash, FileClass::Manifest, lines),
+                analysis: Analysis::Manifest(Box::new(facts)),
+                diagnostics: Vec::new(),
+            },
+            Err(message) => ObservedFile {
+                reused: false,
+                site_dir: None,
+                record: record(size, hash, FileClass::Manifest, lines),
+                analysis: Analysis::None,
+                diagnostics: vec![Diagnostic::new(
+                    "manifest-invalid",
+                    Severity::Warning,
+                    file.path.clone(),
+                    None,
+                    format!("manifest could not be read: {message}"),
+                    None,
+                )],
+            },
+        },
         Kind::Config => ObservedFile {
             reused: false,
             site_dir: None,
@@ -521,7 +519,11 @@ mod tests {
         assert_eq!(classify(&p("docs/intro.txt")), Kind::Text);
         assert_eq!(
             classify(&p("x/package.json")),
-            Kind::Manifest(doc_bridge_model::snapshot::Ecosystem::Npm)
+            Kind::Manifest(ManifestKind::PackageJson)
+        );
+        assert_eq!(
+            classify(&p("native/CMakeLists.txt")),
+            Kind::Manifest(ManifestKind::CmakeLists)
         );
         assert_eq!(classify(&p("doc-bridge.config.json")), Kind::Config);
         assert_eq!(classify(&p("a/doc-bridge.config.json")), Kind::Other);

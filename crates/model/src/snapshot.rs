@@ -506,7 +506,8 @@ pub struct Package {
     pub manifest: RelPath,
     /// The package name (npm name, crate name, Python project name, Go module path).
     pub name: String,
-    /// The package manager the checks default to (`npm`, `pnpm`, `yarn`, `bun`, `cargo`, `pytest`, `go`).
+    /// The package manager the checks default to (`npm`, `pnpm`, `yarn`, `bun`, `cargo`, `python`,
+    /// `go`, `mvn`, `gradle`, `gradlew`, `dotnet`, `bundler`, `composer`, `swift`, `cmake`).
     pub package_manager: String,
     /// The package root directory.
     pub path: RelPath,
@@ -537,14 +538,18 @@ pub enum Ecosystem {
     Go,
     /// Maven's pom.xml
     Maven,
-    /// Gradle's settings.gradle(.kts)
+    /// Gradle's settings.gradle(.kts) and build.gradle(.kts)
     Gradle,
-    /// .NET project files (`*.csproj`, `*.fsproj`, `*.vbproj`)
+    /// .NET project files (`*.csproj`, `*.fsproj`, `*.vbproj`) and solutions (`*.sln`, `*.slnx`)
     Dotnet,
-    /// A Ruby gem's `*.gemspec`
+    /// Ruby: a gem's `*.gemspec`, or an application's `Gemfile`
     Rubygems,
     /// PHP's composer.json
     Composer,
+    /// Swift Package Manager's Package.swift
+    Swift,
+    /// A CMakeLists.txt that calls `project()`
+    Cmake,
 }
 
 /// A declared dependency. Ordered by name, then kind.

@@ -127,6 +127,19 @@ impl<'a> Graph<'a> {
             .unwrap_or(&[])
     }
 
+    /// Whether any inventoried file lies below `dir` (a binary search, not a scan).
+    pub fn has_files_below(&self, dir: &RelPath) -> bool {
+        if dir.is_root() {
+            return !self.snapshot.files.is_empty();
+        }
+        let prefix = format!("{dir}/");
+        let files = &self.snapshot.files;
+        let start = files.partition_point(|f| f.path.as_str() < prefix.as_str());
+        files
+            .get(start)
+            .is_some_and(|f| f.path.as_str().starts_with(&prefix))
+    }
+
     /// Whether a file was inventoried.
     pub fn has_file(&self, path: &str) -> bool {
         self.snapshot

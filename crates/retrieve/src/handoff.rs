@@ -172,8 +172,9 @@ impl Ordered {
     }
 }
 
-/// Checks for a package: (commands, source).
-pub fn package_checks(package: &Package) -> (Vec<String>, &'static str) {
+/// Checks for a package: (commands, source). The graph answers what one package cannot: the
+/// Gradle settings that include a project, the wrapper of its build, a Ruby package's `spec/`.
+pub fn package_checks(graph: &Graph<'_>, package: &Package) -> (Vec<String>, &'static str) {
     let member = !package.path.is_root();
     let name = &package.name;
     let dir = package.path.as_str();
@@ -208,17 +209,101 @@ pub fn package_checks(package: &Package) -> (Vec<String>, &'static str) {
         Ecosystem::Go => "go test ./...".to_owned(),
         Ecosystem::Maven if member => format!("mvn -pl {dir} test"),
         Ecosystem::Maven => "mvn test".to_owned(),
-        Ecosystem::Gradle => "gradle test".to_owned(),
+        Ecosystem::Gradle => gradle_check(graph, package),
         Ecosystem::Dotnet => format!("dotnet test {}", package.manifest),
-        Ecosystem::Rubygems if package.dependencies.iter().any(|d| d.name == "rspec") => {
-            "bundle exec rspec".to_owned()
-        }
-        Ecosystem::Rubygems => "bundle exec rake test".to_owned(),
+        Ecosystem::Rubygems => ruby_check(graph, package),
         Ecosystem::Composer if package.scripts.contains_key("test") => "composer test".to_owned(),
         Ecosystem::Composer => "vendor/bin/phpunit".to_owned(),
+        Ecosystem::Swift if member => format!("swift test --package-path {dir}"),
+        Ecosystem::Swift => "swift test".to_owned(),
+        Ecosystem::Cmake if member => format!(
+            "cmake -S {dir} -B {dir}/build && cmake --build {dir}/build && ctest --test-dir {dir}/build"
+        ),
+        Ecosystem::Cmake => {
+            "cmake -B build && cmake --build build && ctest --test-dir build".to_owned()
+        }
         Ecosystem::Npm => String::new(),
     };
     (vec![default], "package-manager-default")
+}
+
+/// A Gradle project's check, run from the repository root: its own task (`:app:ui:test`) when
+/// the settings of a build above it include it, else its build's `test` (`-p DIR` for a build
+/// outside the root); through the nearest wrapper at or above the build (`./gradlew`) when
+/// there is one.
+fn gradle_check(graph: &Graph<'_>, package: &Package) -> String {
+    let is_settings = |p: &Package| {
+        p.ecosystem == Ecosystem::Gradle && p.manifest.file_name().starts_with("settings.")
+    };
+    let including = graph
+        .packages()
+        .filter(|settings| is_settings(settings) && settings.path != package.path)
+        .filter_map(|settings| {
+            let project = package.path.strip_dir(&settings.path)?;
+            settings
+                .workspaces
+                .iter()
+                .any(|w| w == project)
+                .then_some((settings, project))
+        })
+        .max_by_key(|(settings, _)| settings.path.depth());
+    let (build, task) = match including {
+        Some((settings, project)) => (
+            &settings.path,
+            format!(":{}:test", project.replace('/', ":")),
+        ),
+        None => (&package.path, "test".to_owned()),
+    };
+    let project_dir = if build.is_root() {
+        String::new()
+    } else {
+        format!(" -p {build}")
+    };
+    format!("{}{project_dir} {task}", gradle_command(graph, build))
+}
+
+/// `./gradlew` (or `DIR/gradlew`) for the nearest wrapper at or above `build`, else `gradle`.
+fn gradle_command(graph: &Graph<'_>, build: &RelPath) -> String {
+    let mut dir = build.clone();
+    loop {
+        if let Some(wrapper) = dir.join("gradlew")
+            && graph.has_file(wrapper.as_str())
+        {
+            return if dir.is_root() {
+                "./gradlew".to_owned()
+            } else {
+                wrapper.as_str().to_owned()
+            };
+        }
+        if dir.is_root() {
+            return "gradle".to_owned();
+        }
+        dir = dir.parent();
+    }
+}
+
+/// A Ruby gem's or application's check: `bundle exec rspec` when it depends on RSpec (`rspec`,
+/// `rspec-rails`, …) or has a `spec/` directory, else `bundle exec rake test`; run in the
+/// package's directory, where its Gemfile and specs are.
+fn ruby_check(graph: &Graph<'_>, package: &Package) -> String {
+    let rspec = package
+        .dependencies
+        .iter()
+        .any(|d| d.name == "rspec" || d.name.starts_with("rspec-"))
+        || package
+            .path
+            .join("spec")
+            .is_some_and(|spec| graph.has_files_below(&spec));
+    let command = if rspec {
+        "bundle exec rspec"
+    } else {
+        "bundle exec rake test"
+    };
+    if package.path.is_root() {
+        command.to_owned()
+    } else {
+        format!("cd {} && {command}", package.path)
+    }
 }
 
 /// Everything a handoff needs to know about its target.
@@ -297,7 +382,7 @@ pub fn build_handoff(
     } else if !front_matter_checks.is_empty() {
         (front_matter_checks, "front-matter")
     } else if let Some(package) = input.package {
-        package_checks(package)
+        package_checks(graph, package)
     } else {
         (Vec::new(), "none")
     };
@@ -365,8 +450,10 @@ fn ecosystem_name(ecosystem: Ecosystem) -> &'static str {
         Ecosystem::Maven => "Maven",
         Ecosystem::Gradle => "Gradle",
         Ecosystem::Dotnet => ".NET",
-        Ecosystem::Rubygems => "Ruby gem",
+        Ecosystem::Rubygems => "Ruby",
         Ecosystem::Composer => "Composer",
+        Ecosystem::Swift => "Swift",
+        Ecosystem::Cmake => "CMake",
     }
 }
 
@@ -389,4 +476,158 @@ pub fn package_targets(graph: &Graph<'_>, package: &Package) -> BTreeSet<EntityI
         }
     }
     targets
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use doc_bridge_model::ContentHash;
+    use doc_bridge_model::snapshot::{
+        Dependency, Entity, FileClass, FileRecord, Project, SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE,
+        Snapshot, SnapshotStats,
+    };
+
+    /// A package of `ecosystem` declared by `manifest`.
+    fn package(ecosystem: Ecosystem, manifest: &str, workspaces: &[&str]) -> Package {
+        let manifest = RelPath::new(manifest).unwrap();
+        let name = manifest.parent().file_name().to_owned();
+        Package {
+            content_hash: ContentHash::of_bytes(b""),
+            dependencies: Vec::new(),
+            ecosystem,
+            id: EntityId::package(&name),
+            manifest: manifest.clone(),
+            name,
+            package_manager: String::new(),
+            path: manifest.parent(),
+            scripts: BTreeMap::new(),
+            version: None,
+            workspaces: workspaces.iter().map(|w| (*w).to_owned()).collect(),
+        }
+    }
+
+    /// A snapshot of `packages` and the inventoried `files`.
+    fn snapshot(packages: &[Package], files: &[&str]) -> Snapshot {
+        let mut files: Vec<FileRecord> = files
+            .iter()
+            .map(|path| FileRecord {
+                bytes: 0,
+                class: FileClass::Other,
+                content_hash: ContentHash::of_bytes(b""),
+                lines: None,
+                linguist: None,
+                path: RelPath::new(path).unwrap(),
+            })
+            .collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Snapshot {
+            artifact_type: SNAPSHOT_TYPE.to_owned(),
+            schema_version: SNAPSHOT_SCHEMA_VERSION,
+            content_hash: ContentHash::of_bytes(b""),
+            content_hash_algo: "sha256-semantic-v1".to_owned(),
+            generated_at: String::new(),
+            project: Project {
+                name: "lamps".to_owned(),
+                root: ".".to_owned(),
+            },
+            analyzers: BTreeMap::new(),
+            files,
+            entities: packages.iter().cloned().map(Entity::Package).collect(),
+            relations: Vec::new(),
+            diagnostics: Vec::new(),
+            stats: SnapshotStats::default(),
+        }
+    }
+
+    /// The check of each package of `packages`, in order.
+    fn checks(packages: &[Package], files: &[&str]) -> Vec<String> {
+        let snapshot = snapshot(packages, files);
+        let graph = Graph::new(&snapshot);
+        packages
+            .iter()
+            .map(|p| {
+                let (checks, source) = package_checks(&graph, p);
+                assert_eq!(source, "package-manager-default");
+                checks.join("; ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gradle_projects_run_their_own_task_through_the_builds_wrapper() {
+        let packages = [
+            package(Ecosystem::Gradle, "settings.gradle", &["core", "app/ui"]),
+            package(Ecosystem::Gradle, "core/build.gradle", &[]),
+            package(Ecosystem::Gradle, "app/ui/build.gradle.kts", &[]),
+            package(Ecosystem::Gradle, "tools/build.gradle", &[]),
+            package(Ecosystem::Gradle, "android/settings.gradle.kts", &["app"]),
+            package(Ecosystem::Gradle, "android/app/build.gradle", &[]),
+        ];
+        assert_eq!(
+            checks(&packages, &["gradlew", "android/gradlew"]),
+            vec![
+                "./gradlew test",
+                "./gradlew :core:test",
+                "./gradlew :app:ui:test",
+                "./gradlew -p tools test",
+                "android/gradlew -p android test",
+                "android/gradlew -p android :app:test",
+            ]
+        );
+        assert_eq!(
+            checks(&packages[..2], &[]),
+            vec!["gradle test", "gradle :core:test"]
+        );
+    }
+
+    #[test]
+    fn swift_and_cmake_packages_build_and_test_where_they_are() {
+        let packages = [
+            package(Ecosystem::Swift, "Package.swift", &[]),
+            package(Ecosystem::Swift, "Tools/Lint/Package.swift", &[]),
+            package(Ecosystem::Cmake, "CMakeLists.txt", &[]),
+            package(Ecosystem::Cmake, "native/CMakeLists.txt", &[]),
+        ];
+        assert_eq!(
+            checks(&packages, &[]),
+            vec![
+                "swift test",
+                "swift test --package-path Tools/Lint",
+                "cmake -B build && cmake --build build && ctest --test-dir build",
+                "cmake -S native -B native/build && cmake --build native/build && ctest --test-dir native/build",
+            ]
+        );
+    }
+
+    #[test]
+    fn ruby_packages_run_rspec_when_they_use_it_in_their_directory() {
+        let mut gem = package(Ecosystem::Rubygems, "lantern.gemspec", &[]);
+        gem.dependencies.push(Dependency {
+            kind: "dev".into(),
+            name: "rspec-core".into(),
+        });
+        let packages = [
+            gem,
+            package(Ecosystem::Rubygems, "apps/web/Gemfile", &[]),
+            package(Ecosystem::Rubygems, "apps/admin/Gemfile", &[]),
+        ];
+        assert_eq!(
+            checks(
+                &packages,
+                &["apps/web/spec/lamp_spec.rb", "apps/admin/test/a.rb"]
+            ),
+            vec![
+                "bundle exec rspec",
+                "cd apps/web && bundle exec rspec",
+                "cd apps/admin && bundle exec rake test",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_solution_is_tested_whole() {
+        let packages = [package(Ecosystem::Dotnet, "Lantern.sln", &["src/Lantern"])];
+        assert_eq!(checks(&packages, &[]), vec!["dotnet test Lantern.sln"]);
+    }
 }

@@ -339,7 +339,7 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
                 id: package.name.clone(),
                 path: package.path.clone(),
                 checks: if handoff.checks.is_empty() {
-                    package_checks(package).0
+                    package_checks(&graph, package).0
                 } else {
                     handoff.checks.clone()
                 },

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::areas::AreaRules;
+use doc_bridge_discover::manifest::ManifestKind;
 use doc_bridge_discover::observe::{ObservedFile, observe_and_stat_all};
 
 use doc_bridge_discover::walk::WalkedFile;
@@ -155,7 +156,8 @@ pub struct Scanned {
 /// The analysis cache, under `.doc-bridge/`.
 pub const ANALYSIS_CACHE_FILE: &str = "cache/analyses.bin";
 
-/// The project name: configured, else the root package's name, else the directory name.
+/// The project name: configured, else the root package's name (a solution's without `.sln`),
+/// else the directory name.
 fn project_name(repo: &Repo, observed: &[ObservedFile]) -> String {
     if let Some(name) = &repo.config.project.name {
         return name.clone();
@@ -164,7 +166,10 @@ fn project_name(repo: &Repo, observed: &[ObservedFile]) -> String {
         doc_bridge_discover::observe::Analysis::Manifest(facts)
             if f.record.path.parent().is_root() && facts.ecosystem != Ecosystem::Go =>
         {
-            facts.name.clone()
+            match facts.kind {
+                ManifestKind::DotnetSolution => Some(f.record.path.file_stem().to_owned()),
+                _ => facts.name.clone(),
+            }
         }
         _ => None,
     });
