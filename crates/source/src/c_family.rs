@@ -49,16 +49,13 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>, dialect: Dialect) -> Found 
     }];
     while let Some(block) = pending.pop() {
         for node in named_children(block.node) {
-            declaration(ctx, node, block.guard, &mut found, &mut pending);
+            declaration(ctx, node, block.guard, dialect, &mut found, &mut pending);
         }
     }
     if dialect == Dialect::C {
-        found.symbols.retain(|s| {
-            matches!(
-                s.symbol.kind,
-                SymbolKind::Function | SymbolKind::Variable
-            )
-        });
+        found
+            .symbols
+            .retain(|s| matches!(s.symbol.kind, SymbolKind::Function | SymbolKind::Variable));
     }
     found.symbols.retain(|s| !is_keyword(&s.symbol.name));
     found.members.retain(|m| !is_keyword(&m.member.name));
@@ -70,13 +67,56 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>, dialect: Dialect) -> Found 
 fn is_keyword(name: &str) -> bool {
     matches!(
         name,
-        "auto" | "bool" | "break" | "case" | "char" | "class" | "const" | "constexpr"
-            | "continue" | "default" | "delete" | "do" | "double" | "else" | "enum"
-            | "explicit" | "extern" | "float" | "for" | "friend" | "goto" | "if" | "inline"
-            | "int" | "long" | "namespace" | "new" | "operator" | "private" | "protected"
-            | "public" | "register" | "return" | "short" | "signed" | "sizeof" | "static"
-            | "struct" | "switch" | "template" | "this" | "typedef" | "typename" | "union"
-            | "unsigned" | "using" | "virtual" | "void" | "volatile" | "while"
+        "auto"
+            | "bool"
+            | "break"
+            | "case"
+            | "char"
+            | "class"
+            | "const"
+            | "constexpr"
+            | "continue"
+            | "default"
+            | "delete"
+            | "do"
+            | "double"
+            | "else"
+            | "enum"
+            | "explicit"
+            | "extern"
+            | "float"
+            | "for"
+            | "friend"
+            | "goto"
+            | "if"
+            | "inline"
+            | "int"
+            | "long"
+            | "namespace"
+            | "new"
+            | "operator"
+            | "private"
+            | "protected"
+            | "public"
+            | "register"
+            | "return"
+            | "short"
+            | "signed"
+            | "sizeof"
+            | "static"
+            | "struct"
+            | "switch"
+            | "template"
+            | "this"
+            | "typedef"
+            | "typename"
+            | "union"
+            | "unsigned"
+            | "using"
+            | "virtual"
+            | "void"
+            | "volatile"
+            | "while"
     )
 }
 
@@ -84,6 +124,7 @@ fn declaration<'t, 's>(
     ctx: &Ctx<'s>,
     node: Node<'t>,
     guard: Option<&'s str>,
+    dialect: Dialect,
     found: &mut Found,
     pending: &mut Vec<Block<'t, 's>>,
 ) {
@@ -145,7 +186,7 @@ fn declaration<'t, 's>(
                 return;
             }
             if let Some(declarator) = node.child_by_field_name("declarator") {
-                function(ctx, declarator, found);
+                function(ctx, declarator, Declaring::Own, found);
             }
         }
         "declaration" => {
@@ -155,12 +196,18 @@ fn declaration<'t, 's>(
             if is_static(ctx, node) {
                 return;
             }
+            // A `.c` file's prototypes and `extern` declarations name what others define.
+            let declaring = match dialect {
+                Dialect::C if has_storage(ctx, node, "extern") => return,
+                Dialect::C => Declaring::ObjectsOnly,
+                Dialect::Cpp => Declaring::Own,
+            };
             let mut cursor = node.walk();
             let declarators: Vec<Node<'_>> = node
                 .children_by_field_name("declarator", &mut cursor)
                 .collect();
             for declarator in declarators {
-                function(ctx, declarator, found);
+                function(ctx, declarator, declaring, found);
             }
         }
         _ => {}
@@ -177,9 +224,23 @@ fn symbol(ctx: &Ctx<'_>, name: Node<'_>, kind: SymbolKind, found: &mut Found) {
 
 /// True when the declaration has the storage class `static`.
 fn is_static(ctx: &Ctx<'_>, node: Node<'_>) -> bool {
+    has_storage(ctx, node, "static")
+}
+
+/// True when the declaration has the storage class `class` (`static`, `extern`).
+fn has_storage(ctx: &Ctx<'_>, node: Node<'_>, class: &str) -> bool {
     named_children(node)
         .into_iter()
-        .any(|n| n.kind() == "storage_class_specifier" && ctx.text(n) == Some("static"))
+        .any(|n| n.kind() == "storage_class_specifier" && ctx.text(n) == Some(class))
+}
+
+/// Which of a declaration's declarators are the module's own symbols.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Declaring {
+    /// Functions and objects alike.
+    Own,
+    /// Objects only: a function declared here is defined elsewhere.
+    ObjectsOnly,
 }
 
 /// What a declarator declares, found by following its `declarator` fields inwards.
@@ -226,8 +287,9 @@ fn declared(declarator: Node<'_>) -> Option<Declared<'_>> {
 
 /// A function or variable declared at file or namespace scope: a symbol, or a member when it
 /// is defined outside its class (`Server::start`).
-fn function(ctx: &Ctx<'_>, declarator: Node<'_>, found: &mut Found) {
+fn function(ctx: &Ctx<'_>, declarator: Node<'_>, declaring: Declaring, found: &mut Found) {
     match declared(declarator) {
+        Some(Declared::Function(_)) if declaring == Declaring::ObjectsOnly => {}
         Some(Declared::Function(name)) if name.kind() == "qualified_identifier" => {
             if let Some((owner, member)) = qualified(ctx, name) {
                 found.members.extend(FoundMember::named(
@@ -262,7 +324,9 @@ fn qualified<'s>(ctx: &Ctx<'s>, node: Node<'_>) -> Option<(&'s str, &'s str)> {
         node = node.child_by_field_name("name")?;
     }
     let name = ctx.text(node)?;
-    Some((owner?, name))
+    // Error recovery can make a scope of any text; a class is named by an identifier.
+    let owner = owner.filter(|o| o.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))?;
+    Some((owner, name))
 }
 
 /// A class, struct, union or enum with a body: its symbol (when named) and its members, owned
@@ -553,8 +617,11 @@ int global_var = 1;
 static int hidden_var;
 int (*handler)(int);
 #define VERSION 1
+int proto(int);
+extern int ext_var;
 "#;
-        // A `.c` file's types and macros are its own.
+        // A `.c` file's types and macros are its own; its prototypes and `extern`s name what
+        // other files define.
         assert_eq!(
             symbol_lines(Language::C, source),
             vec![
@@ -579,9 +646,14 @@ int (*handler)(int);
                 ("global_var".to_owned(), SymbolKind::Variable, 11),
                 ("handler".to_owned(), SymbolKind::Variable, 13),
                 ("VERSION".to_owned(), SymbolKind::Macro, 14),
+                ("proto".to_owned(), SymbolKind::Function, 15),
+                ("ext_var".to_owned(), SymbolKind::Variable, 16),
             ]
         );
-        assert_eq!(member_rows(Language::C, source), member_rows(Language::Cpp, source));
+        assert_eq!(
+            member_rows(Language::C, source),
+            member_rows(Language::Cpp, source)
+        );
         assert_eq!(
             member_rows(Language::C, source),
             vec![

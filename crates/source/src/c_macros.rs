@@ -2,69 +2,36 @@
 //!
 //! Libraries wrap declarations in macros the parser cannot expand: `FMT_BEGIN_NAMESPACE`
 //! alone on a line (it opens `namespace fmt {`), `FMT_API void f();`, `int CJSON_CDECL
-//! main(void)`. Tree-sitter reads such a macro as a type or a declarator, and the declaration
-//! after it (often a whole namespace) turns into an ERROR node. Universal Ctags faces the
-//! same problem and ignores identifiers the user lists; lacking a list, these shapes are
-//! recognized instead, always for an upper-case identifier with an underscore (`A_B`, never
-//! `FILE` or `T`):
+//! main(void)`, `CJSON_PUBLIC(cJSON *) cJSON_Parse(…)`. Tree-sitter reads such a macro as a
+//! type or a declarator, and the declaration after it (often a whole namespace) turns into
+//! an ERROR node. Universal Ctags faces the same problem and ignores identifiers the user
+//! lists; lacking a list, these shapes are recognized, always for an upper-case identifier
+//! with an underscore (`A_B`; never `FILE` or `T`) that the file does not declare as a type
+//! (`typedef … A_B;`, `} A_B;`):
 //!
-//! - the only word of a line, when the next word is an identifier (not `,`, `}` or `=`, so
-//!   the last enumerator of an enum stays);
-//! - the first word of a line followed by a keyword that starts a declaration (`FMT_API
-//!   void`, `FMT_CONSTEXPR auto`, `Q_DECL_EXPORT class`);
-//! - between a word and a function's name (`int CJSON_CDECL main(`).
+//! - followed on its line by another word: `FMT_API void`, `FMT_NORETURN FMT_API void`,
+//!   `int FMT_CDECL main(`, `> FMT_CONSTEXPR void`, `FMT_CONSTEXPR typed_node(`;
+//! - the only word of a line, when the next word in the file is an identifier (so the last
+//!   enumerator of an enum, followed by `}`, stays);
+//! - a call alone on a line, without `;` (`FMT_PRAGMA_GCC(push_options)`,
+//!   `Q_DECLARE_METATYPE(T)`): all of it;
+//! - a call wrapping a declaration's type at the start of a line (`CJSON_PUBLIC(cJSON *)
+//!   name(`): the macro's name and parentheses, keeping the type.
 //!
 //! A blanked macro becomes spaces, so byte offsets and line numbers stay those of the file.
-//! Preprocessor lines are left alone.
+//! Preprocessor lines are left alone. A global declared with an upper-case type that another
+//! file typedefs (`LARGE_INTEGER freq;`) is lost: the price of the rule.
 
 use std::borrow::Cow;
-
-/// Keywords that start (or continue the specifiers of) a declaration.
-const DECLARATION_KEYWORDS: &[&str] = &[
-    "auto",
-    "bool",
-    "char",
-    "class",
-    "const",
-    "consteval",
-    "constexpr",
-    "constinit",
-    "double",
-    "enum",
-    "explicit",
-    "extern",
-    "float",
-    "friend",
-    "inline",
-    "int",
-    "long",
-    "namespace",
-    "short",
-    "signed",
-    "static",
-    "struct",
-    "template",
-    "typedef",
-    "typename",
-    "union",
-    "unsigned",
-    "using",
-    "virtual",
-    "void",
-];
 
 /// `source` with its annotation macros blanked (see the module docs); borrowed when there
 /// are none.
 pub(crate) fn blank_annotation_macros(source: &[u8]) -> Cow<'_, [u8]> {
+    let lines = lines(source);
+    let types = declared_types(source, &lines);
     let mut spans = Vec::new();
-    let mut line_start = 0;
-    while line_start < source.len() {
-        let line_end = source[line_start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(source.len(), |at| line_start + at);
-        line_spans(source, line_start, line_end, &mut spans);
-        line_start = line_end + 1;
+    for &(start, end) in &lines {
+        line_spans(source, start, end, &types, &mut spans);
     }
     if spans.is_empty() {
         return Cow::Borrowed(source);
@@ -78,52 +45,109 @@ pub(crate) fn blank_annotation_macros(source: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(masked)
 }
 
-/// The macros to blank on the line `source[start..end]`.
-fn line_spans(source: &[u8], start: usize, end: usize, spans: &mut Vec<(usize, usize)>) {
-    let line = &source[start..end];
-    let words = words(line);
-    let first_byte = line.iter().position(|b| !b.is_ascii_whitespace());
-    if first_byte.is_some_and(|at| line[at] == b'#') {
-        return;
+/// The byte ranges of the lines of `source`, without their newlines.
+fn lines(source: &[u8]) -> Vec<(usize, usize)> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while start < source.len() {
+        let end = source[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(source.len(), |at| start + at);
+        lines.push((start, end));
+        start = end + 1;
     }
-    let Some(&(first_start, first_end)) = words.first() else {
+    lines
+}
+
+/// The upper-case names the file declares as types: the last word before `;` on a line that
+/// starts a typedef or closes one (`typedef unsigned int UINT_T;`, `} STORAGE_T;`).
+fn declared_types<'s>(source: &'s [u8], lines: &[(usize, usize)]) -> Vec<&'s [u8]> {
+    let mut types = Vec::new();
+    for &(start, end) in lines {
+        let line = &source[start..end];
+        let trimmed = line.trim_ascii_start();
+        if !(trimmed.starts_with(b"typedef") || trimmed.starts_with(b"}")) {
+            continue;
+        }
+        let Some(semicolon) = line.iter().rposition(|&b| b == b';') else {
+            continue;
+        };
+        if let Some(&(a, b)) = words(&line[..semicolon]).last()
+            && is_macro(&line[a..b])
+        {
+            types.push(&line[a..b]);
+        }
+    }
+    types
+}
+
+/// The macros to blank on the line `source[start..end]`.
+fn line_spans(
+    source: &[u8],
+    start: usize,
+    end: usize,
+    types: &[&[u8]],
+    spans: &mut Vec<(usize, usize)>,
+) {
+    let line = &source[start..end];
+    let Some(first_byte) = line.iter().position(|b| !b.is_ascii_whitespace()) else {
         return;
     };
-    let word = |(a, b): (usize, usize)| &line[a..b];
-    let starts_line = first_byte == Some(first_start);
-    let rest_of_line = line.get(first_end..).unwrap_or_default();
-    if starts_line && is_macro(word(words[0])) {
-        let alone = rest_of_line.iter().all(u8::is_ascii_whitespace);
-        if alone {
-            if next_is_identifier(source, end) {
-                spans.push((start + first_start, start + first_end));
-            }
-            return;
-        }
-        let followed_by_keyword = words.get(1).is_some_and(|&(a, b)| {
-            line[first_end..a].iter().all(u8::is_ascii_whitespace)
-                && DECLARATION_KEYWORDS.contains(&std::str::from_utf8(&line[a..b]).unwrap_or(""))
-        });
-        if followed_by_keyword {
-            spans.push((start + first_start, start + first_end));
-            return;
-        }
+    if line[first_byte] == b'#' {
+        return;
     }
-    // `word MACRO_X name(`: between a word and a function's name.
-    for window in words.windows(3) {
-        let [before, macro_word, name] = [window[0], window[1], window[2]];
-        let gap = |a: usize, b: usize| line[a..b].iter().all(u8::is_ascii_whitespace);
-        let call = line
-            .get(name.1..)
-            .and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()))
-            == Some(&b'(');
-        if is_macro(word(macro_word))
-            && !is_macro(word(name))
-            && gap(before.1, macro_word.0)
-            && gap(macro_word.1, name.0)
-            && call
-        {
-            spans.push((start + macro_word.0, start + macro_word.1));
+    let words = words(line);
+    let annotation = |w: (usize, usize)| {
+        let word = &line[w.0..w.1];
+        is_macro(word) && !types.contains(&word)
+    };
+    let blank =
+        |a: usize, b: usize, spans: &mut Vec<(usize, usize)>| spans.push((start + a, start + b));
+    let after = |at: usize| {
+        line[at..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map(|p| at + p)
+    };
+    let Some(&first) = words.first() else {
+        return;
+    };
+    // A call at the start of the line: alone (all of it), or wrapping a type.
+    if first.0 == first_byte
+        && annotation(first)
+        && let Some(open) = after(first.1).filter(|&at| line[at] == b'(')
+        && let Some(close) = line[open..]
+            .iter()
+            .position(|&b| b == b')')
+            .map(|p| open + p)
+        && !line[open + 1..close].contains(&b'(')
+    {
+        match after(close + 1) {
+            None => blank(first.0, close + 1, spans),
+            Some(next) if is_word_start(line[next]) => {
+                blank(first.0, open + 1, spans);
+                blank(close, close + 1, spans);
+            }
+            Some(_) => {}
+        }
+        return;
+    }
+    if words.len() == 1 && first.0 == first_byte && after(first.1).is_none() {
+        if annotation(first) && next_is_identifier(source, end) {
+            blank(first.0, first.1, spans);
+        }
+        return;
+    }
+    // A macro followed by another word on the line.
+    for pair in words.windows(2) {
+        let [word, next] = [pair[0], pair[1]];
+        let gap = line[word.1..next.0].iter().all(u8::is_ascii_whitespace);
+        let before = &line[..word.0];
+        let member_access =
+            before.ends_with(b".") || before.ends_with(b"->") || before.ends_with(b"::");
+        if gap && !member_access && annotation(word) {
+            blank(word.0, word.1, spans);
         }
     }
 }
@@ -194,20 +218,45 @@ mod tests {
             "                   \nnamespace detail {}\nFMT_END_NAMESPACE\n"
         );
         assert_eq!(blank("FMT_API void f();"), "        void f();");
-        assert_eq!(blank("int CJSON_CDECL main(void)"), "int             main(void)");
+        assert_eq!(
+            blank("FMT_NORETURN FMT_API void f();"),
+            format!("{}void f();", " ".repeat(21))
+        );
+        assert_eq!(
+            blank("int CJSON_CDECL main(void)"),
+            "int             main(void)"
+        );
         assert_eq!(blank("  Q_OBJECT\npublic:"), "          \npublic:");
+        assert_eq!(
+            blank("template <typename T> FMT_CONSTEXPR void f();"),
+            "template <typename T>               void f();"
+        );
+        assert_eq!(
+            blank("  FMT_CONSTEXPR node(int a);"),
+            "                node(int a);"
+        );
+        assert_eq!(
+            blank("FMT_PRAGMA_GCC(push_options)\n"),
+            "                            \n"
+        );
+        assert_eq!(
+            blank("CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value);"),
+            "             cJSON *  cJSON_Parse(const char *value);"
+        );
     }
 
     #[test]
-    fn types_enumerators_and_preprocessor_lines_stay() {
+    fn types_enumerators_calls_and_preprocessor_lines_stay() {
         for kept in [
-            "UNITY_STORAGE_T storage;",
+            "typedef struct { int a; } UNITY_STORAGE_T;\nUNITY_STORAGE_T storage;",
             "FILE *f;",
             "enum { A,\n  LAST_VALUE\n};",
             "#define FMT_API void\n",
             "x = MAX_SIZE - 1;",
-            "CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value);",
-            "MY_TYPE MY_OTHER(x);",
+            "EXPECT_EQ(a, b);",
+            "TEST_F(Suite, Name) {",
+            "MY_CALL(MY_ARG(x)) y;",
+            "return a.MY_FIELD b;",
         ] {
             assert_eq!(blank(kept), kept);
         }
