@@ -34,6 +34,7 @@ fn handoffs_and_ownership_satisfy_the_contracts_schema() {
         "ruby-app",
         "swift-package",
         "cmake-project",
+        "php-app",
         "gradle-project",
     ] {
         let dir = fixture_copy(fixture);

@@ -19,6 +19,7 @@ const FIXTURES: &[&str] = &[
     "ruby-app",
     "swift-package",
     "cmake-project",
+    "php-app",
     "gradle-project",
 ];
 

@@ -118,6 +118,11 @@ fn gradle_project() {
     check_fixture("gradle-project");
 }
 
+#[test]
+fn php_app() {
+    check_fixture("php-app");
+}
+
 /// The checks `query` hands over for a package of `fixture`.
 fn package_checks(fixture: &std::path::Path, package: &str) -> serde_json::Value {
     let out = run(fixture, &["query", "--json", package]);
@@ -628,4 +633,214 @@ fn python_syntax_error_keeps_symbols_read_before_it() {
             .any(|sym| sym["name"] == "survivor")
     );
     assert!(diagnostic_codes(&s, "src/pyfx/broken.py").contains(&"parse-error".to_owned()));
+}
+
+/// A module's (specifier, resolution) pairs, its symbol names and its `owner.name` members.
+fn module_facts(
+    snapshot: &serde_json::Value,
+    id: &str,
+) -> (Vec<(String, String)>, Vec<String>, Vec<String>) {
+    let module = snapshot["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == id)
+        .unwrap_or_else(|| panic!("no {id}"));
+    let strings = |field: &str, f: &dyn Fn(&serde_json::Value) -> String| -> Vec<String> {
+        module[field]
+            .as_array()
+            .map(|a| a.iter().map(f).collect())
+            .unwrap_or_default()
+    };
+    let imports = module["imports"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|i| {
+                    (
+                        i["specifier"].as_str().unwrap().to_owned(),
+                        i["resolution"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let symbols = strings("symbols", &|s| s["name"].as_str().unwrap().to_owned());
+    let members = strings("members", &|m| {
+        format!(
+            "{}.{}",
+            m["owner"].as_str().unwrap(),
+            m["name"].as_str().unwrap()
+        )
+    });
+    (imports, symbols, members)
+}
+
+fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect()
+}
+
+/// C and C++: headers are read as C++, includes resolve beside the file or below an include
+/// directory, system headers are external; members defined out of line belong to their
+/// class; a `.c` file's `static` helper and an anonymous namespace's function are not symbols.
+#[test]
+fn cmake_project_includes_resolve_and_members_are_recorded() {
+    let dir = fixture_copy("cmake-project");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let (imports, symbols, members) = module_facts(&s, "module:include/lantern/lamp.h");
+    assert_eq!(
+        imports,
+        pairs(&[("<stddef.h>", "external"), ("lantern/wick.h", "internal")])
+    );
+    assert_eq!(
+        symbols,
+        ["LANTERN_DEFAULT_PORT", "Lamp", "Colour", "defaultPort"]
+    );
+    assert_eq!(
+        members,
+        [
+            "Lamp.Lamp",
+            "Lamp.light",
+            "Lamp.fromEnv",
+            "Lamp.port",
+            "Colour.Amber",
+            "Colour.White"
+        ]
+    );
+    let (imports, symbols, members) = module_facts(&s, "module:src/lamp.cpp");
+    assert_eq!(
+        imports,
+        pairs(&[("lantern/lamp.h", "internal"), ("<cstdlib>", "external")])
+    );
+    assert_eq!(symbols, ["defaultPort"]);
+    assert_eq!(members, ["Lamp.Lamp", "Lamp.light", "Lamp.fromEnv"]);
+    let (imports, symbols, _) = module_facts(&s, "module:src/lantern.c");
+    assert_eq!(imports, pairs(&[("../include/lantern/wick.h", "internal")]));
+    assert_eq!(symbols, ["lantern_wick_trim"]);
+    assert!(relation_exists(
+        &s,
+        "module:src/lantern.c",
+        "imports",
+        "module:include/lantern/wick.h"
+    ));
+}
+
+/// Kotlin beside Java in one Gradle build: a top-level function imported from a file named
+/// otherwise resolves by what the file declares; a Kotlin import of a Java class resolves by
+/// package path; a companion object's members belong to the class.
+#[test]
+fn gradle_project_kotlin_imports_resolve_by_declaration() {
+    let dir = fixture_copy("gradle-project");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let firing = "module:core/src/main/kotlin/kiln/core/Firing.kt";
+    let (imports, _, _) = module_facts(&s, "module:app/src/main/kotlin/kiln/app/Fire.kt");
+    assert_eq!(
+        imports,
+        pairs(&[
+            ("kiln.core.Firing", "internal"),
+            ("kiln.core.Glaze", "internal"),
+            ("kiln.core.schedule", "internal"),
+        ])
+    );
+    for to in [firing, "module:core/src/main/java/kiln/core/Glaze.java"] {
+        assert!(relation_exists(
+            &s,
+            "module:app/src/main/kotlin/kiln/app/Fire.kt",
+            "imports",
+            to
+        ));
+    }
+    let (_, symbols, members) = module_facts(&s, firing);
+    assert_eq!(symbols, ["Firing", "schedule"]);
+    assert_eq!(
+        members,
+        [
+            "Firing.glaze",
+            "Firing.hours",
+            "Firing.peak",
+            "Firing.MAX_HOURS"
+        ]
+    );
+}
+
+/// Swift: only `public` declarations are symbols; an extension's public static function
+/// belongs to its type; `import Lantern` depends on the SwiftPM target's modules.
+#[test]
+fn swift_package_imports_resolve_to_targets() {
+    let dir = fixture_copy("swift-package");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let lamp = "module:Sources/Lantern/Lamp.swift";
+    let (imports, _, _) = module_facts(&s, "module:Sources/LanternCLI/main.swift");
+    assert_eq!(
+        imports,
+        pairs(&[("ArgumentParser", "external"), ("Lantern", "internal")])
+    );
+    assert!(relation_exists(
+        &s,
+        "module:Tests/LanternTests/LampTests.swift",
+        "imports",
+        lamp
+    ));
+    let (_, symbols, members) = module_facts(&s, lamp);
+    assert_eq!(symbols, ["Lamp", "Colour"]);
+    assert_eq!(
+        members,
+        [
+            "Lamp.port",
+            "Lamp.init",
+            "Lamp.light",
+            "Colour.amber",
+            "Colour.white",
+            "Lamp.fromEnvironment"
+        ]
+    );
+}
+
+/// PHP: `use` resolves along the PSR-4 layout, a dependency's class is external, an include
+/// through `__DIR__` resolves to the file; a guarded function is a symbol.
+#[test]
+fn php_app_uses_resolve_by_namespace_path() {
+    let dir = fixture_copy("php-app");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let (imports, symbols, members) = module_facts(&s, "module:src/Http/LampController.php");
+    assert_eq!(
+        imports,
+        pairs(&[
+            ("Lantern\\Models\\Lamp", "internal"),
+            ("Psr\\Log\\LoggerInterface", "external"),
+            ("__DIR__/../helpers.php", "internal"),
+        ])
+    );
+    assert_eq!(symbols, ["LampController"]);
+    assert_eq!(
+        members,
+        ["LampController.__construct", "LampController.show"]
+    );
+    assert!(relation_exists(
+        &s,
+        "module:src/Http/LampController.php",
+        "imports",
+        "module:src/Models/Lamp.php"
+    ));
+    let (_, symbols, members) = module_facts(&s, "module:src/Models/Lamp.php");
+    assert_eq!(symbols, ["Lamp"]);
+    assert_eq!(
+        members,
+        [
+            "Lamp.DEFAULT_PORT",
+            "Lamp.__construct",
+            "Lamp.port",
+            "Lamp.light",
+            "Lamp.fromEnv"
+        ]
+    );
+    let (_, symbols, _) = module_facts(&s, "module:src/helpers.php");
+    assert_eq!(symbols, ["lantern_port"]);
 }
