@@ -372,9 +372,28 @@ fn type_specifier(ctx: &Ctx<'_>, node: Node<'_>, typedef_name: Option<&str>, fou
     }
 }
 
+/// The named children of a class or enum body, with those inside conditional compilation
+/// (every `#if` branch, however nested) in their place. Iterative: nesting must not use the
+/// call stack.
+fn body_children(body: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<Node<'_>> = named_children(body).into_iter().rev().collect();
+    while let Some(child) = stack.pop() {
+        if matches!(
+            child.kind(),
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "preproc_elifdef"
+        ) {
+            stack.extend(named_children(child).into_iter().rev());
+        } else {
+            out.push(child);
+        }
+    }
+    out
+}
+
 /// The name nodes of an enum body's enumerators.
 fn enumerators(body: Node<'_>) -> Vec<Node<'_>> {
-    named_children(body)
+    body_children(body)
         .into_iter()
         .filter(|n| n.kind() == "enumerator")
         .filter_map(|n| n.child_by_field_name("name"))
@@ -412,7 +431,7 @@ fn members(
     out: &mut Vec<FoundMember>,
 ) {
     let mut reachable = public_by_default;
-    for member in named_children(body) {
+    for member in body_children(body) {
         let member = if member.kind() == "template_declaration" {
             match named_children(member)
                 .into_iter()
@@ -691,6 +710,21 @@ extern int ext_var;
         assert_eq!(
             member_rows(Language::Cpp, source),
             vec![("node".into(), "value".into(), MemberKind::Field, 4)]
+        );
+    }
+
+    #[test]
+    fn members_inside_conditional_compilation_count() {
+        let source = "struct Storage {\n    const char* file;\n#ifndef NO_DETAILS\n    const char* detail;\n#endif\n    COUNTER_TYPE tests;\n};\nenum Style {\n    INT = 1,\n#ifdef WITH_64\n    INT64 = 8,\n#endif\n};\n";
+        assert_eq!(
+            member_rows(Language::Cpp, source),
+            vec![
+                ("Storage".into(), "file".into(), MemberKind::Field, 2),
+                ("Storage".into(), "detail".into(), MemberKind::Field, 4),
+                ("Storage".into(), "tests".into(), MemberKind::Field, 6),
+                ("Style".into(), "INT".into(), MemberKind::Constant, 9),
+                ("Style".into(), "INT64".into(), MemberKind::Constant, 11),
+            ]
         );
     }
 }

@@ -9,8 +9,10 @@
 //! with an underscore (`A_B`; never `FILE` or `T`) that the file does not declare as a type
 //! (`typedef … A_B;`, `} A_B;`):
 //!
-//! - followed on its line by another word: `FMT_API void`, `FMT_NORETURN FMT_API void`,
-//!   `int FMT_CDECL main(`, `> FMT_CONSTEXPR void`, `FMT_CONSTEXPR typed_node(`;
+//! - followed on its line by another word that the declaration goes on past: `FMT_API void
+//!   f`, `FMT_NORETURN FMT_API void`, `int FMT_CDECL main(`, `> FMT_CONSTEXPR void`,
+//!   `FMT_CONSTEXPR typed_node(` (but `UNITY_COUNTER_TYPE count;` declares `count` with a
+//!   macro type, and stays);
 //! - the only word of a line, when the next word in the file is an identifier (so the last
 //!   enumerator of an enum, followed by `}`, stays);
 //! - a call alone on a line, without `;` (`FMT_PRAGMA_GCC(push_options)`,
@@ -19,8 +21,8 @@
 //!   name(`): the macro's name and parentheses, keeping the type.
 //!
 //! A blanked macro becomes spaces, so byte offsets and line numbers stay those of the file.
-//! Preprocessor lines are left alone. A global declared with an upper-case type that another
-//! file typedefs (`LARGE_INTEGER freq;`) is lost: the price of the rule.
+//! Preprocessor lines are left alone. A function whose return type is an upper-case macro
+//! (`UNITY_COUNTER_TYPE count(void);`) is lost: the price of the rule.
 
 use std::borrow::Cow;
 
@@ -139,17 +141,30 @@ fn line_spans(
         }
         return;
     }
-    // A macro followed by another word on the line.
+    // A macro followed by another word that is not the one name a macro type declares
+    // (`UNITY_COUNTER_TYPE count;` stays; `FMT_API void f`, `FMT_CONSTEXPR node(` go).
     for pair in words.windows(2) {
         let [word, next] = [pair[0], pair[1]];
         let gap = line[word.1..next.0].iter().all(u8::is_ascii_whitespace);
         let before = &line[..word.0];
         let member_access =
             before.ends_with(b".") || before.ends_with(b"->") || before.ends_with(b"::");
-        if gap && !member_access && annotation(word) {
+        if gap && !member_access && annotation(word) && declares_more(&line[next.1..]) {
             blank(word.0, word.1, spans);
         }
     }
+}
+
+/// True when what follows a word continues a declaration past it: another word (after any
+/// `*`, `&`, `::` or a base clause's `:`), a template's `<`, a parameter list's `(` or a
+/// class body's `{` (`class FMT_API format_error {`).
+fn declares_more(rest: &[u8]) -> bool {
+    let mut at = 0;
+    while at < rest.len() && matches!(rest[at], b' ' | b'\t' | b'*' | b'&' | b':') {
+        at += 1;
+    }
+    rest.get(at)
+        .is_some_and(|&b| is_word_start(b) || matches!(b, b'(' | b'<' | b'{'))
 }
 
 /// The identifier-like words of a line, as byte ranges.
@@ -193,14 +208,28 @@ fn is_macro(word: &[u8]) -> bool {
             .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// True when the first non-blank byte after `from` starts an identifier.
+/// True when what comes after `from`, past blanks and comments, is an identifier or a
+/// preprocessor directive (`FMT_BEGIN_EXPORT`, a comment, then `template <…>`).
 fn next_is_identifier(source: &[u8], from: usize) -> bool {
-    source
-        .get(from..)
-        .unwrap_or_default()
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| is_word_start(b))
+    let mut rest = source.get(from..).unwrap_or_default();
+    loop {
+        rest = rest.trim_ascii_start();
+        if let Some(comment) = rest.strip_prefix(b"//") {
+            let end = comment
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap_or(comment.len());
+            rest = &comment[end..];
+        } else if let Some(comment) = rest.strip_prefix(b"/*") {
+            let end = comment
+                .windows(2)
+                .position(|w| w == b"*/")
+                .map_or(comment.len(), |at| at + 2);
+            rest = &comment[end..];
+        } else {
+            return rest.first().is_some_and(|&b| is_word_start(b) || b == b'#');
+        }
+    }
 }
 
 #[cfg(test)]
@@ -219,6 +248,10 @@ mod tests {
         );
         assert_eq!(blank("FMT_API void f();"), "        void f();");
         assert_eq!(
+            blank("class GTEST_API_ Message {"),
+            "class            Message {"
+        );
+        assert_eq!(
             blank("FMT_NORETURN FMT_API void f();"),
             format!("{}void f();", " ".repeat(21))
         );
@@ -227,6 +260,10 @@ mod tests {
             "int             main(void)"
         );
         assert_eq!(blank("  Q_OBJECT\npublic:"), "          \npublic:");
+        assert_eq!(
+            blank("FMT_BEGIN_EXPORT\n// A buffer.\n/* x */ template <typename T> class B {};"),
+            "                \n// A buffer.\n/* x */ template <typename T> class B {};"
+        );
         assert_eq!(
             blank("template <typename T> FMT_CONSTEXPR void f();"),
             "template <typename T>               void f();"
@@ -257,6 +294,8 @@ mod tests {
             "TEST_F(Suite, Name) {",
             "MY_CALL(MY_ARG(x)) y;",
             "return a.MY_FIELD b;",
+            "    UNITY_COUNTER_TYPE NumberOfTests;",
+            "LARGE_INTEGER freq = {0};",
         ] {
             assert_eq!(blank(kept), kept);
         }
