@@ -338,9 +338,18 @@ impl<'a> Builder<'a> {
                 .collect(),
             _ => Vec::new(),
         });
+        let csharp_namespaces = self.observed.iter().flat_map(|f| match &f.analysis {
+            Analysis::Module(doc_bridge_source::Language::CSharp, facts) => facts
+                .namespaces
+                .iter()
+                .map(|namespace| (&f.record.path, namespace.as_str()))
+                .collect(),
+            _ => Vec::new(),
+        });
         let resolver = Resolver::new(&module_paths, &packages, &self.cargo_lib_paths)
             .with_files(self.files.keys().copied())
-            .with_kotlin_declarations(kotlin_declarations);
+            .with_kotlin_declarations(kotlin_declarations)
+            .with_csharp_namespaces(csharp_namespaces);
         for (dotted, module) in resolver.python_dotted_names(&module_paths) {
             // Module paths come sorted: the first by path keeps the name.
             self.python_modules.entry(dotted).or_insert(module);

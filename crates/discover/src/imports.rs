@@ -10,6 +10,7 @@ use doc_bridge_model::{EntityId, RelPath};
 use doc_bridge_source::Language;
 
 mod c_family;
+mod csharp;
 mod jvm;
 mod php;
 mod swift;
@@ -43,6 +44,8 @@ pub struct Resolver<'a> {
     /// Kotlin: a declared name → the Kotlin modules declaring it, sorted (a Kotlin file may
     /// hold several classes and top-level functions, whatever its name).
     kotlin_declared: HashMap<&'a str, Vec<&'a RelPath>>,
+    /// C#: a namespace (`A.B`) → the modules declaring it, sorted.
+    csharp_namespaces: HashMap<&'a str, Vec<EntityId>>,
     /// Swift: a SwiftPM target (`Sources/NAME/`, `Tests/NAME/`) → its modules, sorted.
     swift_targets: HashMap<&'a str, Vec<EntityId>>,
     /// Ruby: a module's path below its last `lib/` directory (`lantern/server.rb`) → the
@@ -143,6 +146,7 @@ impl<'a> Resolver<'a> {
             jvm_dirs,
             jvm_pairs,
             kotlin_declared: HashMap::new(),
+            csharp_namespaces: HashMap::new(),
             swift_targets,
             ruby_lib,
             npm: BTreeMap::new(),
@@ -287,6 +291,25 @@ impl<'a> Resolver<'a> {
         self
     }
 
+    /// The same lookups, also knowing the namespaces each C# module declares, so that a
+    /// `using` resolves to the modules of its namespace.
+    pub fn with_csharp_namespaces(
+        mut self,
+        declarations: impl IntoIterator<Item = (&'a RelPath, &'a str)>,
+    ) -> Self {
+        for (module, namespace) in declarations {
+            self.csharp_namespaces
+                .entry(namespace)
+                .or_default()
+                .push(EntityId::module(module));
+        }
+        for modules in self.csharp_namespaces.values_mut() {
+            modules.sort();
+            modules.dedup();
+        }
+        self
+    }
+
     /// The same lookups, also knowing every file of the repository (not only modules), so that a
     /// relative import of an existing non-module file resolves ([`ImportResolution::File`]).
     pub fn with_files(mut self, files: impl IntoIterator<Item = &'a str>) -> Self {
@@ -329,8 +352,7 @@ impl<'a> Resolver<'a> {
             Language::Go => self.go(specifier),
             Language::Java => self.jvm(specifier, &["java"]),
             Language::Kotlin => self.jvm(specifier, &["kt", "java"]),
-            // A `using` names a namespace, which no file path gives.
-            Language::CSharp => (ImportResolution::External, Vec::new()),
+            Language::CSharp => self.csharp(specifier),
             Language::Ruby => self.ruby(from, specifier),
             Language::C | Language::Cpp => self.include(from, specifier),
             Language::Php => self.php(from, specifier),
@@ -1065,5 +1087,32 @@ mod tests {
         );
         assert_eq!(swift("Foundation"), (ImportResolution::External, vec![]));
         assert_eq!(swift("main"), (ImportResolution::External, vec![]));
+    }
+
+    #[test]
+    fn csharp_usings_resolve_to_the_modules_declaring_the_namespace() {
+        let modules = vec![
+            p("src/Lantern.Core/Lamp.cs"),
+            p("src/Lantern.Core/Wick.cs"),
+            p("src/Lantern.Cli/Program.cs"),
+        ];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new()).with_csharp_namespaces([
+            (&modules[0], "Lantern.Core"),
+            (&modules[1], "Lantern.Core"),
+            (&modules[2], "Lantern.Cli"),
+        ]);
+        let cs = |s: &str| r.resolve(Language::CSharp, &modules[2], s, &[], false);
+        assert_eq!(
+            ids(&cs("Lantern.Core")),
+            [
+                "module:src/Lantern.Core/Lamp.cs",
+                "module:src/Lantern.Core/Wick.cs"
+            ]
+        );
+        // `using static Lantern.Core.Lamp;` names a type of that namespace.
+        assert_eq!(cs("Lantern.Core.Lamp").1.len(), 2);
+        assert_eq!(cs("System.Text"), (ImportResolution::External, vec![]));
+        // No partial names: `Lantern` itself is declared by nothing.
+        assert_eq!(cs("Lantern").0, ImportResolution::External);
     }
 }

@@ -303,6 +303,8 @@ pub(crate) struct Found {
     pub(crate) symbols: Vec<FoundSymbol>,
     pub(crate) imports: Vec<FoundImport>,
     pub(crate) members: Vec<FoundMember>,
+    /// Namespaces the module declares (C#), in any order.
+    pub(crate) namespaces: Vec<String>,
 }
 
 /// Orders members by source position (stable), keeps the first of each

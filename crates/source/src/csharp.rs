@@ -10,7 +10,8 @@
 //! out.
 //!
 //! Imports: `using A.B;`, `using static A.B.C;`, `using Alias = A.B;` and `global using`, each
-//! as the namespace or type it names.
+//! as the namespace or type it names. The namespaces the module declares are recorded, fully
+//! qualified (`namespace A { namespace B` declares `A` and `A.B`), for resolving usings.
 
 use tree_sitter::Node;
 
@@ -22,9 +23,9 @@ use crate::{ImportKind, MemberKind, SymbolKind};
 /// facts are sorted by position afterwards.
 pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
     let mut found = Found::default();
-    let mut pending = vec![root];
-    while let Some(node) = pending.pop() {
-        declarations(ctx, node, &mut found, &mut pending);
+    let mut pending = vec![(root, String::new())];
+    while let Some((node, namespace)) = pending.pop() {
+        declarations(ctx, node, &namespace, &mut found, &mut pending);
     }
     found
 }
@@ -45,15 +46,32 @@ fn children_through_directives(node: Node<'_>) -> Vec<Node<'_>> {
     out
 }
 
-/// The usings and types directly inside `node` (a compilation unit or a namespace's body);
-/// namespaces inside it go to `pending`.
-fn declarations<'t>(ctx: &Ctx<'_>, node: Node<'t>, found: &mut Found, pending: &mut Vec<Node<'t>>) {
+/// The usings and types directly inside `node` (a compilation unit or a namespace's body,
+/// inside `namespace`, `""` at the top); namespaces inside it are recorded, fully qualified,
+/// and go to `pending`.
+fn declarations<'t>(
+    ctx: &Ctx<'_>,
+    node: Node<'t>,
+    namespace: &str,
+    found: &mut Found,
+    pending: &mut Vec<(Node<'t>, String)>,
+) {
     for child in children_through_directives(node) {
         match child.kind() {
             "using_directive" => using(ctx, child, &mut found.imports),
-            "namespace_declaration" => pending.extend(child.child_by_field_name("body")),
+            "namespace_declaration" => {
+                let inner = qualified_namespace(ctx, child, namespace);
+                if let Some(body) = child.child_by_field_name("body") {
+                    pending.push((body, inner.clone().unwrap_or_else(|| namespace.to_owned())));
+                }
+                found.namespaces.extend(inner);
+            }
             // Its types follow it as siblings; what it holds itself is read the same way.
-            "file_scoped_namespace_declaration" => pending.push(child),
+            "file_scoped_namespace_declaration" => {
+                let inner = qualified_namespace(ctx, child, namespace);
+                pending.push((child, inner.clone().unwrap_or_else(|| namespace.to_owned())));
+                found.namespaces.extend(inner);
+            }
             kind => {
                 let Some(symbol_kind) = type_kind(kind) else {
                     continue;
@@ -66,6 +84,22 @@ fn declarations<'t>(ctx: &Ctx<'_>, node: Node<'t>, found: &mut Found, pending: &
                 }
             }
         }
+    }
+}
+
+/// The full name of the namespace `node` declares inside `outer` (`A.B` in `A`: `A.B.C`).
+fn qualified_namespace(ctx: &Ctx<'_>, node: Node<'_>, outer: &str) -> Option<String> {
+    let name: String = ctx
+        .text_of(node.child_by_field_name("name"))?
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if name.is_empty() {
+        None
+    } else if outer.is_empty() {
+        Some(name)
+    } else {
+        Some(format!("{outer}.{name}"))
     }
 }
 
@@ -269,6 +303,14 @@ namespace Example.App
             imports,
             vec!["System", "System.Math", "System.Text.Json", "System.Linq"]
         );
+        assert_eq!(facts.namespaces, ["Example.App"]);
+        let nested = analyze(
+            Language::CSharp,
+            b"namespace A { namespace B.C { class X {} } namespace D { } }\nnamespace A { }\n",
+        );
+        assert_eq!(nested.namespaces, ["A", "A.B.C", "A.D"]);
+        let file_scoped = analyze(Language::CSharp, b"namespace Other.Thing;\nclass Y {}\n");
+        assert_eq!(file_scoped.namespaces, ["Other.Thing"]);
     }
 
     #[test]

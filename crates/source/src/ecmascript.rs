@@ -44,6 +44,7 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>, dialect: Dialect) -> Found 
         symbols,
         imports: imports(ctx, root),
         members,
+        namespaces: Vec::new(),
     }
 }
 

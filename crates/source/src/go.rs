@@ -63,6 +63,7 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
         symbols,
         imports,
         members,
+        namespaces: Vec::new(),
     }
 }
 

@@ -212,6 +212,10 @@ pub struct SourceFacts {
     /// True when [`SourceFacts::text`] was cut at [`MAX_TEXT_BYTES`].
     #[serde(default)]
     pub text_truncated: bool,
+    /// The namespaces the module declares, fully qualified, sorted and deduplicated (C#: what
+    /// a `using` names). Empty for the other languages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
 }
 
 /// At most this many members are listed in [`SourceFacts::members`].
@@ -400,6 +404,9 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
     facts.symbols = common::finish_symbols(found.symbols);
     facts.imports = common::finish_imports(found.imports);
     (facts.members, facts.members_truncated) = common::finish_members(found.members);
+    facts.namespaces = found.namespaces;
+    facts.namespaces.sort();
+    facts.namespaces.dedup();
     (facts.text, facts.text_truncated) = text::collect(&ctx, root, language);
     facts
 }
@@ -580,6 +587,7 @@ mod tests {
             line_count: 1,
             text: "x".into(),
             text_truncated: false,
+            namespaces: Vec::new(),
         };
         let json = serde_json::to_string(&facts).unwrap();
         assert!(json.contains("\"membersTruncated\":0"), "{json}");

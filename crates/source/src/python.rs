@@ -128,6 +128,7 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
         symbols: module.exports(ctx),
         imports: module.imports,
         members: module.members,
+        namespaces: Vec::new(),
     }
 }
 

@@ -88,6 +88,7 @@ fn items(ctx: &Ctx<'_>, root: Node<'_>, found: &mut Found) {
         symbols,
         imports,
         members,
+        ..
     } = found;
     // (item list, whether `pub` items in it are exported)
     let mut stack = vec![(root, true)];
