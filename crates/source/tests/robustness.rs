@@ -408,15 +408,46 @@ fn text_is_capped_in_every_language() {
             "# comment words\nsome_name = other_name\n",
         ),
         (Language::Go, "// comment words\nvar someName = otherName\n"),
+        (
+            Language::Java,
+            "// comment words\nclass someName { otherName x; }\n",
+        ),
+        (
+            Language::CSharp,
+            "// comment words\nclass someName { otherName x; }\n",
+        ),
+        (Language::Ruby, "# comment words\nsomeName = otherName\n"),
+        (
+            Language::Kotlin,
+            "// comment words\nval someName = otherName\n",
+        ),
+        (Language::C, "// comment words\nint someName = otherName;\n"),
+        (
+            Language::Cpp,
+            "// comment words\nint someName = otherName;\n",
+        ),
+        (Language::Php, "// comment words\n$someName = $otherName;\n"),
+        (
+            Language::Swift,
+            "// comment words\nlet someName = otherName\n",
+        ),
     ];
+    // Ordinary code this large (about 1 MB) stays well inside the parse budget.
     for (language, step) in sources {
-        let prefix = if language == Language::Go {
-            "package p\n"
-        } else {
-            ""
+        let prefix = match language {
+            Language::Go => "package p\n",
+            Language::Php => "<?php\n",
+            _ => "",
         };
         let source = format!("{prefix}{}", step.repeat(20_000));
         let facts = analyze(language, source.as_bytes());
+        assert!(
+            facts
+                .syntax_errors
+                .iter()
+                .all(|e| e.message != PARSE_ABANDONED),
+            "{language:?}"
+        );
         assert!(facts.text_truncated, "{language:?}");
         assert!(facts.text.len() <= MAX_TEXT_BYTES, "{language:?}");
         assert!(facts.text.len() > MAX_TEXT_BYTES - 32, "{language:?}");
