@@ -31,13 +31,7 @@ impl Resolver<'_> {
         for end in (1..=segments.len()).rev() {
             for extension in extensions {
                 let rel = format!("{}.{extension}", segments[..end].join("/"));
-                let name = rel.rsplit('/').next().unwrap_or(&rel);
-                let matches: Vec<&&RelPath> = self
-                    .file_names
-                    .get(name)
-                    .map(|files| files.iter().filter(|p| ends_with_path(p, &rel)).collect())
-                    .unwrap_or_default();
-                match matches.as_slice() {
+                match self.modules_ending_with(&rel).as_slice() {
                     [only] => return (ImportResolution::Internal, vec![EntityId::module(only)]),
                     [] => {}
                     _ => return (ImportResolution::Unresolved, Vec::new()),
@@ -88,6 +82,23 @@ impl Resolver<'_> {
         } else {
             ImportResolution::External
         }
+    }
+}
+
+impl<'a> Resolver<'a> {
+    /// The modules whose path is `rel` or ends with `/rel`, sorted.
+    pub(super) fn modules_ending_with(&self, rel: &str) -> Vec<&'a RelPath> {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        self.file_names
+            .get(name)
+            .map(|files| {
+                files
+                    .iter()
+                    .copied()
+                    .filter(|p| ends_with_path(p, rel))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 

@@ -3,7 +3,6 @@
 use doc_bridge_model::snapshot::ImportResolution;
 use doc_bridge_model::{EntityId, RelPath};
 
-use super::jvm::ends_with_path;
 use super::{Resolved, Resolver};
 
 impl Resolver<'_> {
@@ -28,13 +27,7 @@ impl Resolver<'_> {
                 continue;
             };
             let rel = format!("{}.php", tail.join("/"));
-            let name = rel.rsplit('/').next().unwrap_or(&rel);
-            let matches: Vec<&&RelPath> = self
-                .file_names
-                .get(name)
-                .map(|files| files.iter().filter(|p| ends_with_path(p, &rel)).collect())
-                .unwrap_or_default();
-            match matches.as_slice() {
+            match self.modules_ending_with(&rel).as_slice() {
                 [only] => return (ImportResolution::Internal, vec![EntityId::module(only)]),
                 [] => {}
                 _ => return (ImportResolution::Unresolved, Vec::new()),
