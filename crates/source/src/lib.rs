@@ -213,8 +213,9 @@ pub struct SourceFacts {
     #[serde(default)]
     pub text_truncated: bool,
     /// The namespaces the module declares, fully qualified, sorted and deduplicated (C#: what
-    /// a `using` names). Empty for the other languages.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// a `using` names). Empty for the other languages. Always written: the analysis cache's
+    /// encoding is not self-describing, so a skipped field would not decode.
+    #[serde(default)]
     pub namespaces: Vec<String>,
 }
 
