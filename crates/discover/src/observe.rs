@@ -318,6 +318,14 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
                 diagnostics,
             }
         }
+        // Objective-C headers share `.h`; they are not analyzed (not C++ full of errors).
+        Kind::Module(Language::Cpp) if doc_bridge_source::is_objective_c(&bytes) => ObservedFile {
+            reused: false,
+            site_dir: None,
+            record: record(size, hash, FileClass::Other, None),
+            analysis: Analysis::None,
+            diagnostics: Vec::new(),
+        },
         Kind::Module(language) => {
             let cached = cache.get(language, &hash).cloned();
             let reused = cached.is_some();
@@ -572,6 +580,38 @@ mod tests {
         let observed = observe_and_stat_all(&root, &mut deferred, 50, &cache, &|| {});
         assert_eq!(observed[0].record.class, FileClass::Unreadable);
         assert_eq!(observed[0].diagnostics[0].code, "unreadable-file");
+    }
+
+    #[test]
+    fn an_objective_c_header_is_a_file_and_a_c_header_a_module() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Lamp.h"),
+            "#import <Foundation/Foundation.h>\n@interface Lamp : NSObject\n@end\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("wick.h"), "int wick_trim(int length);\n").unwrap();
+        let walked = crate::walk::walk(dir.path(), &crate::walk::WalkOptions::default())
+            .unwrap()
+            .files;
+        let root = RootDir::open(dir.path()).unwrap();
+        let observed = observe_all(&root, &walked, 1 << 20, &AnalysisCache::default(), &|| {});
+        let by_name = |name: &str| {
+            observed
+                .iter()
+                .find(|f| f.record.path.as_str() == name)
+                .unwrap()
+        };
+        let objc = by_name("Lamp.h");
+        assert_eq!(objc.record.class, FileClass::Other);
+        assert!(matches!(objc.analysis, Analysis::None));
+        assert!(
+            objc.diagnostics.is_empty(),
+            "no parse-error for Objective-C"
+        );
+        let c = by_name("wick.h");
+        assert_eq!(c.record.class, FileClass::Module);
+        assert!(matches!(c.analysis, Analysis::Module(Language::Cpp, _)));
     }
 
     /// The walk saw regular files; before they are read, one becomes a link to a file outside

@@ -178,6 +178,27 @@ impl Language {
     }
 }
 
+/// True when a C or C++ header is Objective-C (a line starting `@interface`, `@protocol`,
+/// `@implementation`, `@class` or `#import`): the C++ grammar cannot read it, and
+/// Objective-C is not analyzed, so such a header is inventoried as a file rather than reported
+/// as a C++ module full of syntax errors.
+pub fn is_objective_c(source: &[u8]) -> bool {
+    source.split(|&b| b == b'\n').any(|line| {
+        let line = line.trim_ascii_start();
+        [
+            &b"@interface"[..],
+            b"@protocol",
+            b"@implementation",
+            b"@class ",
+            b"#import ",
+            b"#import<",
+            b"#import\"",
+        ]
+        .iter()
+        .any(|marker| line.starts_with(marker))
+    })
+}
+
 /// Everything the analyzer found in one module.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -544,6 +565,21 @@ mod tests {
             let json = serde_json::to_string(&language).unwrap();
             assert_eq!(json, format!("\"{}\"", language.name()));
         }
+    }
+
+    #[test]
+    fn objective_c_headers_are_told_from_c_and_cpp() {
+        assert!(is_objective_c(b"#import <Foundation/Foundation.h>\n"));
+        assert!(is_objective_c(
+            b"// x\n  @interface Lamp : NSObject\n@end\n"
+        ));
+        assert!(is_objective_c(b"@protocol Lit;\n"));
+        assert!(!is_objective_c(b"#include <stdio.h>\nint f(void);\n"));
+        // An `@` elsewhere (a doc comment's `@param`) is no Objective-C.
+        assert!(!is_objective_c(
+            b"/**\n * @param x the x\n */\nint f(int x);\n"
+        ));
+        assert!(!is_objective_c(b"#importance\n"));
     }
 
     #[test]
