@@ -334,7 +334,9 @@ impl<'a> Builder<'a> {
             Analysis::Module(doc_bridge_source::Language::Kotlin, facts) => facts
                 .symbols
                 .iter()
-                .map(|symbol| (&f.record.path, symbol.name.as_str()))
+                .map(|symbol| symbol.name.as_str())
+                .chain(facts.internal_names.iter().map(String::as_str))
+                .map(|name| (&f.record.path, name))
                 .collect(),
             _ => Vec::new(),
         });

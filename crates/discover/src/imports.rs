@@ -275,8 +275,9 @@ impl<'a> Resolver<'a> {
         names
     }
 
-    /// The same lookups, also knowing the names each Kotlin module declares (its symbols), so
-    /// that an import of a class or function from a file named otherwise resolves.
+    /// The same lookups, also knowing the names each Kotlin module declares (its symbols and
+    /// its `internal` names), so that an import of a class or function from a file named
+    /// otherwise resolves.
     pub fn with_kotlin_declarations(
         mut self,
         declarations: impl IntoIterator<Item = (&'a RelPath, &'a str)>,

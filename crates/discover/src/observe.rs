@@ -69,6 +69,16 @@ pub enum Kind {
     Other,
 }
 
+/// The finding a module's syntax errors give. C and C++ are parsed without their preprocessor,
+/// so macros the grammar cannot expand leave errors in code that compiles: there they are
+/// `c-parse-error`, information by default; elsewhere `parse-error`, a warning.
+fn parse_error_code(language: Language) -> (&'static str, Severity) {
+    match language {
+        Language::C | Language::Cpp => ("c-parse-error", Severity::Info),
+        _ => ("parse-error", Severity::Warning),
+    }
+}
+
 /// Classifies a path by its name alone.
 pub fn classify(path: &RelPath) -> Kind {
     let name = path.file_name();
@@ -334,9 +344,10 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
                 .syntax_errors
                 .first()
                 .map(|first| {
+                    let (code, severity) = parse_error_code(language);
                     Diagnostic::new(
-                        "parse-error",
-                        Severity::Warning,
+                        code,
+                        severity,
                         file.path.clone(),
                         Some(first.line),
                         format!(
@@ -612,6 +623,18 @@ mod tests {
         let c = by_name("wick.h");
         assert_eq!(c.record.class, FileClass::Module);
         assert!(matches!(c.analysis, Analysis::Module(Language::Cpp, _)));
+        assert_eq!(
+            parse_error_code(Language::Cpp),
+            ("c-parse-error", Severity::Info)
+        );
+        assert_eq!(
+            parse_error_code(Language::C),
+            ("c-parse-error", Severity::Info)
+        );
+        assert_eq!(
+            parse_error_code(Language::Kotlin),
+            ("parse-error", Severity::Warning)
+        );
     }
 
     /// The walk saw regular files; before they are read, one becomes a link to a file outside

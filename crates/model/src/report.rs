@@ -227,6 +227,12 @@ pub const RULES: &[RuleInfo] = &[
         "A relative link points to a file that does not exist or outside the repository; fix or remove it.",
     ),
     rule(
+        "c-parse-error",
+        Severity::Info,
+        RuleOrigin::Discovery,
+        "A C or C++ module has syntax errors; the grammar reads code before its preprocessor, so macros it cannot expand leave errors in code that compiles. Only what could be read was kept.",
+    ),
+    rule(
         "covers-unresolved",
         Severity::Error,
         RuleOrigin::Discovery,

@@ -305,6 +305,8 @@ pub(crate) struct Found {
     pub(crate) members: Vec<FoundMember>,
     /// Namespaces the module declares (C#), in any order.
     pub(crate) namespaces: Vec<String>,
+    /// Kotlin `internal` top-level names, in any order.
+    pub(crate) internal_names: Vec<String>,
 }
 
 /// Orders members by source position (stable), keeps the first of each

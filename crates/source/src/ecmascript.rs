@@ -45,6 +45,7 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>, dialect: Dialect) -> Found 
         imports: imports(ctx, root),
         members,
         namespaces: Vec::new(),
+        internal_names: Vec::new(),
     }
 }
 

@@ -64,6 +64,7 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
         imports,
         members,
         namespaces: Vec::new(),
+        internal_names: Vec::new(),
     }
 }
 

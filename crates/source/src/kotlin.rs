@@ -11,7 +11,8 @@
 //! associated functions and fields of the enclosing type). Nested types are left out.
 //!
 //! Imports: `import a.b.C` as `a.b.C`, `import a.b.*` as `a.b.*` (an alias does not change
-//! what is imported).
+//! what is imported). The names of `internal` top-level declarations are recorded apart
+//! ([`crate::SourceFacts::internal_names`]): other files of the module import them.
 
 use tree_sitter::Node;
 
@@ -28,10 +29,34 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
                 }
             }
             "import_header" => import(ctx, node, &mut found.imports),
-            _ => declaration(ctx, node, &mut found),
+            _ => {
+                if has_modifier(ctx, node, "internal") {
+                    internal_names(ctx, node, &mut found.internal_names);
+                }
+                declaration(ctx, node, &mut found);
+            }
         }
     }
     found
+}
+
+/// The names an `internal` top-level declaration gives: not exported, but importable from the
+/// other files of its module (`import a.b.helper` of an `internal fun helper`).
+fn internal_names(ctx: &Ctx<'_>, node: Node<'_>, out: &mut Vec<String>) {
+    let names = match node.kind() {
+        "class_declaration" | "object_declaration" | "type_alias" => {
+            first_child(node, "type_identifier").into_iter().collect()
+        }
+        "function_declaration" => first_child(node, "simple_identifier").into_iter().collect(),
+        "property_declaration" => property_names(node),
+        _ => Vec::new(),
+    };
+    out.extend(
+        names
+            .into_iter()
+            .filter_map(|n| ctx.text(n))
+            .map(str::to_owned),
+    );
 }
 
 /// A top-level declaration: its symbol when visible outside the module, and the members of a
@@ -347,6 +372,10 @@ fun String.ext() = 1
                 ),
                 ("com.example.Foo".to_owned(), ImportKind::Static, vec![], 5),
             ]
+        );
+        assert_eq!(
+            analyze(Language::Kotlin, SOURCE.as_bytes()).internal_names,
+            ["Hidden"]
         );
         let text = analyze(Language::Kotlin, SOURCE.as_bytes()).text;
         assert!(text.contains("A server."), "{text}");

@@ -238,6 +238,11 @@ pub struct SourceFacts {
     /// encoding is not self-describing, so a skipped field would not decode.
     #[serde(default)]
     pub namespaces: Vec<String>,
+    /// Kotlin: the names of top-level declarations marked `internal`, sorted and deduplicated:
+    /// not symbols (nothing outside the module sees them), but what the module's other files
+    /// import. Empty for the other languages. Always written, as `namespaces`.
+    #[serde(default)]
+    pub internal_names: Vec<String>,
 }
 
 /// At most this many members are listed in [`SourceFacts::members`].
@@ -429,6 +434,9 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
     facts.namespaces = found.namespaces;
     facts.namespaces.sort();
     facts.namespaces.dedup();
+    facts.internal_names = found.internal_names;
+    facts.internal_names.sort();
+    facts.internal_names.dedup();
     (facts.text, facts.text_truncated) = text::collect(&ctx, root, language);
     facts
 }
@@ -625,6 +633,7 @@ mod tests {
             text: "x".into(),
             text_truncated: false,
             namespaces: Vec::new(),
+            internal_names: Vec::new(),
         };
         let json = serde_json::to_string(&facts).unwrap();
         assert!(json.contains("\"membersTruncated\":0"), "{json}");

@@ -129,6 +129,7 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
         imports: module.imports,
         members: module.members,
         namespaces: Vec::new(),
+        internal_names: Vec::new(),
     }
 }
 
