@@ -13,8 +13,9 @@
 //! generator reaches through the sidebar and navigation it builds, not through links. A
 //! translation (`docs/ja/guide.md` beside `docs/en/guide.md`: the same path but for the folder
 //! discovery read the document's language from) is reached when one of its translations is,
-//! through the language switcher. A document that says it is an orphan on purpose (Sphinx's
-//! `:orphan:` metadata, or `orphan: true` in front matter) is one.
+//! through the language switcher. So are the pages of a DocC catalog (`X.docc/`), whose
+//! navigation DocC builds. A document that says it is an orphan on purpose (Sphinx's `:orphan:`
+//! metadata, or `orphan: true` in front matter) is one.
 
 use doc_bridge_model::RelPath;
 use std::collections::HashSet;
@@ -66,6 +67,16 @@ pub fn is_entry_document(path: &RelPath) -> bool {
         || stem.starts_with("licence_")
 }
 
+/// Whether a document lies in a DocC catalog (`X.docc/`): DocC builds the catalog's navigation
+/// itself, from its landing page, its `Topics` sections and the symbols an extension page
+/// (`# ``Module/Symbol`` `) documents, not from links.
+fn is_docc_page(path: &RelPath) -> bool {
+    let text = path.as_str();
+    let mut dirs = text.split('/');
+    dirs.next_back();
+    dirs.any(|dir| dir.len() > ".docc".len() && dir.ends_with(".docc"))
+}
+
 /// Whether a document lies in a directory the host or a tool shows by itself (`.github/`).
 fn is_host_document(path: &RelPath) -> bool {
     let text = path.as_str();
@@ -103,6 +114,7 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
             || file_role(&d.path) == Some(FileRole::Changelog)
             || is_entry_document(&d.path)
             || is_host_document(&d.path)
+            || is_docc_page(&d.path)
             || sites.iter().any(|site| d.path.is_within(site))
             || graph.linked_documents.contains(&d.id)
     };
@@ -175,6 +187,9 @@ mod tests {
                 document("docs/NOTICE.md"),
                 document("docs/github/guide.md"),
                 document(".github.md"),
+                document("Sources/Lamp/Lamp.docc/Lamp.md"),
+                document("Sources/Lamp/Lamp.docc/Extensions/Wick.md"),
+                document("docs/notes.docc.md"),
                 agent,
             ],
             vec![
@@ -189,13 +204,14 @@ mod tests {
             [
                 ".github.md",
                 "docs/github/guide.md",
+                "docs/notes.docc.md",
                 "docs/orphan.md",
                 "docs/self.md"
             ]
         );
         assert!(out.iter().all(|d| d.code == "orphan-document"));
         assert_eq!(
-            out[2].entity.as_ref().map(|e| e.as_str()),
+            out[3].entity.as_ref().map(|e| e.as_str()),
             Some("document:docs/orphan.md")
         );
     }

@@ -787,6 +787,20 @@ fn swift_package_imports_resolve_to_targets() {
         "imports",
         lamp
     ));
+    // DocC: `<doc:GettingStarted>` names the article by stem; `lamp.png`, found by name in
+    // `Resources/`, is no broken link.
+    let landing = "document:Sources/Lantern/Lantern.docc/Lantern.md";
+    assert!(relation_exists(
+        &s,
+        landing,
+        "links-to",
+        "document:Sources/Lantern/Lantern.docc/Articles/GettingStarted.md"
+    ));
+    assert!(
+        diagnostic_codes(&s, "Sources/Lantern/Lantern.docc/Lantern.md").is_empty(),
+        "{:?}",
+        diagnostic_codes(&s, "Sources/Lantern/Lantern.docc/Lantern.md")
+    );
     let (_, symbols, members) = module_facts(&s, lamp);
     assert_eq!(symbols, ["Lamp", "Colour"]);
     assert_eq!(

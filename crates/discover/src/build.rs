@@ -51,7 +51,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 7;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 8;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -178,6 +178,10 @@ struct Builder<'a> {
     /// Each label documents define (`.. _label:`, `[[id]]`) → the first document by path that
     /// defines it.
     labels: HashMap<&'a str, &'a RelPath>,
+    /// DocC: (catalog directory, file name) → the first file by path of that name anywhere in
+    /// the catalog: DocC finds articles (`<doc:Name>`, by stem) and resources (`![](a.png)`) by
+    /// name, wherever they sit in `X.docc/`.
+    docc_files: HashMap<(RelPath, String), &'a RelPath>,
 }
 
 fn whole_file(record: &FileRecord) -> Evidence {
@@ -262,6 +266,22 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        let mut docc_files: HashMap<(RelPath, String), &RelPath> = HashMap::new();
+        for file in observed {
+            if let Some(catalog) = docc_catalog(&file.record.path) {
+                let name = file.record.path.file_name();
+                // An article by its label-normalized stem, any file by its name.
+                if document_facts(file, &sphinx_texts).is_some() {
+                    let stem = doc_bridge_markdown::normalize_label(file.record.path.file_stem());
+                    docc_files
+                        .entry((catalog.clone(), format!("doc:{stem}")))
+                        .or_insert(&file.record.path);
+                }
+                docc_files
+                    .entry((catalog, name.to_owned()))
+                    .or_insert(&file.record.path);
+            }
+        }
         let numbered_pages = crate::links::numbered_pages(files.keys().copied());
         let pages_by_name = crate::links::pages_by_name(files.keys().copied());
         let mut package_at = HashMap::new();
@@ -296,6 +316,7 @@ impl<'a> Builder<'a> {
             pages_by_name,
             sphinx_texts,
             labels,
+            docc_files,
         }
     }
 
@@ -732,7 +753,14 @@ impl<'a> Builder<'a> {
             if let Some(label) = link.label.as_deref() {
                 // A label no document defines is left alone: extensions (`autosectionlabel`)
                 // and other projects (intersphinx) define labels this tree does not show.
-                if let Some(path) = self.labels.get(label)
+                let docc_article = || {
+                    let catalog = docc_catalog(&record.path)?;
+                    link.target.starts_with("doc:").then_some(())?;
+                    self.docc_files
+                        .get(&(catalog, format!("doc:{label}")))
+                        .copied()
+                };
+                if let Some(path) = docc_article().or_else(|| self.labels.get(label).copied())
                     && let Some(entity) = self.entity_at(path)
                 {
                     relations.push(Relation {
@@ -794,9 +822,17 @@ impl<'a> Builder<'a> {
                     crate::links::default_locale_path(&record.path, &resolved)
                         .and_then(|path| crate::links::find(&tree, &path, directory_form))
                 };
+                // DocC finds a resource by its name anywhere in the catalog.
+                let docc_resource = || {
+                    let catalog = docc_catalog(&record.path)?;
+                    (!target.contains('/')).then_some(())?;
+                    let path = self.docc_files.get(&(catalog, target.to_owned()))?;
+                    Some(Found::File((*path).clone()))
+                };
                 match crate::links::find(&tree, &resolved, directory_form)
                     .or_else(in_default_locale)
                     .or_else(bare_page)
+                    .or_else(docc_resource)
                 {
                     Some(found) => found,
                     None => {
@@ -1239,6 +1275,22 @@ fn is_build_output(specifier: &str) -> bool {
 }
 
 /// Why a site-absolute link names nothing: the roots it was looked up in (at most four).
+/// The DocC documentation catalog (`Sources/X/X.docc`) a path lies in: the nearest directory
+/// above it named `*.docc`.
+pub(crate) fn docc_catalog(path: &RelPath) -> Option<RelPath> {
+    let text = path.as_str();
+    let mut end = None;
+    let mut at = 0;
+    for segment in text.split('/') {
+        let next = at + segment.len();
+        if next < text.len() && segment.len() > ".docc".len() && segment.ends_with(".docc") {
+            end = Some(next);
+        }
+        at = next + 1;
+    }
+    RelPath::new(text.get(..end?)?)
+}
+
 fn site_miss(roots: &[crate::sites::SiteRoot]) -> String {
     let mut dirs: Vec<String> = Vec::new();
     for root in roots {

@@ -311,7 +311,7 @@ impl Walker<'_, '_> {
             path: destination.path,
             site_path: destination.site_path,
             fragment: destination.fragment,
-            label: None,
+            label: docc_label(target),
             line: self.lines.line_of(offset),
             is_image,
         });
@@ -337,6 +337,17 @@ impl Walker<'_, '_> {
             });
         }
     }
+}
+
+/// A DocC link (`<doc:GettingStarted>`, `<doc:ArgumentParser/Commands#Usage>`) names an
+/// article of its documentation catalog by file stem: the label [`crate::normalize_label`] makes of
+/// its last path segment, without the fragment.
+fn docc_label(target: &str) -> Option<String> {
+    let name = target.strip_prefix("doc:")?;
+    let name = name.split('#').next().unwrap_or(name);
+    let name = name.rsplit('/').next().unwrap_or(name);
+    let label = crate::normalize_label(name);
+    (!label.is_empty()).then_some(label)
 }
 
 /// Levels kept as headings; deeper ones are only body text.

@@ -455,3 +455,23 @@ fn large_document_is_analysed() {
     assert_eq!(facts.code_mentions.len(), 20_000);
     assert_eq!(facts.headings[19_999].line, 19_999 * 8 + 1);
 }
+
+#[test]
+fn docc_links_name_articles_by_label() {
+    let text = "- <doc:GettingStarted>\n- <doc:ArgumentParser/Custom-Help#Usage>\n- [x](doc:Plain)\n<https://doc.example>\n";
+    let facts = analyze(text, "stem");
+    let labels: Vec<(Option<&str>, Option<&str>)> = facts
+        .links
+        .iter()
+        .map(|l| (l.label.as_deref(), l.path.as_deref()))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            (Some("gettingstarted"), None),
+            (Some("custom-help"), None),
+            (Some("plain"), None),
+            (None, None),
+        ]
+    );
+}
