@@ -22,7 +22,10 @@
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children};
+use crate::common::{
+    Ctx, Found, FoundImport, FoundMember, FoundSymbol, children_through_conditionals,
+    named_children,
+};
 use crate::{ImportKind, MemberKind, SymbolKind};
 
 /// Which grammar parsed the module: a C source (`.c`) or C++ (sources and every header).
@@ -372,28 +375,9 @@ fn type_specifier(ctx: &Ctx<'_>, node: Node<'_>, typedef_name: Option<&str>, fou
     }
 }
 
-/// The named children of a class or enum body, with those inside conditional compilation
-/// (every `#if` branch, however nested) in their place. Iterative: nesting must not use the
-/// call stack.
-fn body_children(body: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut stack: Vec<Node<'_>> = named_children(body).into_iter().rev().collect();
-    while let Some(child) = stack.pop() {
-        if matches!(
-            child.kind(),
-            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "preproc_elifdef"
-        ) {
-            stack.extend(named_children(child).into_iter().rev());
-        } else {
-            out.push(child);
-        }
-    }
-    out
-}
-
 /// The name nodes of an enum body's enumerators.
 fn enumerators(body: Node<'_>) -> Vec<Node<'_>> {
-    body_children(body)
+    children_through_conditionals(body)
         .into_iter()
         .filter(|n| n.kind() == "enumerator")
         .filter_map(|n| n.child_by_field_name("name"))
@@ -431,7 +415,7 @@ fn members(
     out: &mut Vec<FoundMember>,
 ) {
     let mut reachable = public_by_default;
-    for member in body_children(body) {
+    for member in children_through_conditionals(body) {
         let member = if member.kind() == "template_declaration" {
             match named_children(member)
                 .into_iter()

@@ -134,6 +134,31 @@ pub(crate) fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     node.named_children(&mut cursor).collect()
 }
 
+/// The first named child of `node` of this kind.
+pub(crate) fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    named_children(node).into_iter().find(|n| n.kind() == kind)
+}
+
+/// The named children of `node`, with those inside conditional compilation (`#if`,
+/// `#ifdef`, `#elif`, `#else` branches, however nested) in their place: every branch's
+/// declarations count, as any build configuration may compile them (C, C++, C#). Iterative:
+/// nesting must not use the call stack.
+pub(crate) fn children_through_conditionals(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<Node<'_>> = named_children(node).into_iter().rev().collect();
+    while let Some(child) = stack.pop() {
+        if matches!(
+            child.kind(),
+            "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef" | "preproc_else"
+        ) {
+            stack.extend(named_children(child).into_iter().rev());
+        } else {
+            out.push(child);
+        }
+    }
+    out
+}
+
 /// True if `node` has a direct child (named or not) of this kind.
 pub(crate) fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
     let mut cursor = node.walk();

@@ -15,7 +15,10 @@
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, Found, FoundImport, FoundMember, declared_type, named_children};
+use crate::common::{
+    Ctx, Found, FoundImport, FoundMember, children_through_conditionals, declared_type,
+    named_children,
+};
 use crate::{ImportKind, MemberKind, SymbolKind};
 
 /// The usings and types of the compilation unit and of every namespace in it, however deep
@@ -30,22 +33,6 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
     found
 }
 
-/// The named children of `node`, with those inside conditional compilation (`#if`, `#elif`,
-/// `#else` branches, however nested) in their place: every branch's declarations count, as
-/// any build configuration may compile them. Iterative: nesting must not use the call stack.
-fn children_through_directives(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut stack: Vec<Node<'_>> = named_children(node).into_iter().rev().collect();
-    while let Some(child) = stack.pop() {
-        if matches!(child.kind(), "preproc_if" | "preproc_elif" | "preproc_else") {
-            stack.extend(named_children(child).into_iter().rev());
-        } else {
-            out.push(child);
-        }
-    }
-    out
-}
-
 /// The usings and types directly inside `node` (a compilation unit or a namespace's body,
 /// inside `namespace`, `""` at the top); namespaces inside it are recorded, fully qualified,
 /// and go to `pending`.
@@ -56,7 +43,7 @@ fn declarations<'t>(
     found: &mut Found,
     pending: &mut Vec<(Node<'t>, String)>,
 ) {
-    for child in children_through_directives(node) {
+    for child in children_through_conditionals(node) {
         match child.kind() {
             "using_directive" => using(ctx, child, &mut found.imports),
             "namespace_declaration" => {
@@ -152,7 +139,7 @@ fn members(ctx: &Ctx<'_>, node: Node<'_>, owner: &str, out: &mut Vec<FoundMember
         return;
     };
     let interface = node.kind() == "interface_declaration";
-    for member in children_through_directives(body) {
+    for member in children_through_conditionals(body) {
         let m = modifiers(ctx, member);
         let reachable = interface || m.public || m.protected;
         match member.kind() {

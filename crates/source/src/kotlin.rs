@@ -16,7 +16,9 @@
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children};
+use crate::common::{
+    Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_child_of_kind, named_children,
+};
 use crate::{ImportKind, MemberKind, SymbolKind};
 
 pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
@@ -45,9 +47,13 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
 fn internal_names(ctx: &Ctx<'_>, node: Node<'_>, out: &mut Vec<String>) {
     let names = match node.kind() {
         "class_declaration" | "object_declaration" | "type_alias" => {
-            first_child(node, "type_identifier").into_iter().collect()
+            named_child_of_kind(node, "type_identifier")
+                .into_iter()
+                .collect()
         }
-        "function_declaration" => first_child(node, "simple_identifier").into_iter().collect(),
+        "function_declaration" => named_child_of_kind(node, "simple_identifier")
+            .into_iter()
+            .collect(),
         "property_declaration" => property_names(node),
         _ => Vec::new(),
     };
@@ -65,7 +71,7 @@ fn declaration(ctx: &Ctx<'_>, node: Node<'_>, found: &mut Found) {
     let visible = visible(ctx, node);
     match node.kind() {
         "class_declaration" | "object_declaration" => {
-            let Some(name_node) = first_child(node, "type_identifier") else {
+            let Some(name_node) = named_child_of_kind(node, "type_identifier") else {
                 return;
             };
             let Some(name) = ctx.text(name_node) else {
@@ -80,7 +86,7 @@ fn declaration(ctx: &Ctx<'_>, node: Node<'_>, found: &mut Found) {
             members(ctx, node, name, &mut found.members);
         }
         "type_alias" => {
-            if let Some(name_node) = first_child(node, "type_identifier")
+            if let Some(name_node) = named_child_of_kind(node, "type_identifier")
                 && let Some(name) = ctx.text(name_node)
                 && visible
             {
@@ -90,7 +96,7 @@ fn declaration(ctx: &Ctx<'_>, node: Node<'_>, found: &mut Found) {
             }
         }
         "function_declaration" => {
-            if let Some(name_node) = first_child(node, "simple_identifier")
+            if let Some(name_node) = named_child_of_kind(node, "simple_identifier")
                 && let Some(name) = ctx.text(name_node)
                 && visible
             {
@@ -147,9 +153,9 @@ fn members(ctx: &Ctx<'_>, node: Node<'_>, owner: &str, out: &mut Vec<FoundMember
             "primary_constructor" => {
                 for parameter in named_children(part) {
                     if parameter.kind() == "class_parameter"
-                        && first_child(parameter, "binding_pattern_kind").is_some()
+                        && named_child_of_kind(parameter, "binding_pattern_kind").is_some()
                         && visible(ctx, parameter)
-                        && let Some(name) = first_child(parameter, "simple_identifier")
+                        && let Some(name) = named_child_of_kind(parameter, "simple_identifier")
                     {
                         out.extend(FoundMember::new(ctx, name, owner, MemberKind::Field));
                     }
@@ -173,7 +179,7 @@ fn body_members(
     for member in named_children(body) {
         match member.kind() {
             "enum_entry" => {
-                if let Some(name) = first_child(member, "simple_identifier") {
+                if let Some(name) = named_child_of_kind(member, "simple_identifier") {
                     out.extend(FoundMember::new(ctx, name, owner, MemberKind::Constant));
                 }
             }
@@ -183,7 +189,7 @@ fn body_members(
                 } else {
                     MemberKind::Method
                 };
-                if let Some(name) = first_child(member, "simple_identifier") {
+                if let Some(name) = named_child_of_kind(member, "simple_identifier") {
                     out.extend(FoundMember::new(ctx, name, owner, kind));
                 }
             }
@@ -199,7 +205,7 @@ fn body_members(
             }
             // Only the companion's own body, never a nested class's: no recursion deeper.
             "companion_object" if !companion && visible(ctx, member) => {
-                if let Some(inner) = first_child(member, "class_body") {
+                if let Some(inner) = named_child_of_kind(member, "class_body") {
                     body_members(ctx, inner, owner, true, out);
                 }
             }
@@ -213,10 +219,10 @@ fn property_names(node: Node<'_>) -> Vec<Node<'_>> {
     let mut names = Vec::new();
     for part in named_children(node) {
         match part.kind() {
-            "variable_declaration" => names.extend(first_child(part, "simple_identifier")),
+            "variable_declaration" => names.extend(named_child_of_kind(part, "simple_identifier")),
             "multi_variable_declaration" => {
                 for variable in named_children(part) {
-                    names.extend(first_child(variable, "simple_identifier"));
+                    names.extend(named_child_of_kind(variable, "simple_identifier"));
                 }
             }
             _ => {}
@@ -240,16 +246,12 @@ fn has_modifier(ctx: &Ctx<'_>, node: Node<'_>, word: &str) -> bool {
         .any(|modifier| ctx.text(modifier) == Some(word))
 }
 
-fn first_child<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    named_children(node).into_iter().find(|n| n.kind() == kind)
-}
-
 /// `import a.b.C`, `import a.b.*`, `import a.b.C as D`.
 fn import(ctx: &Ctx<'_>, node: Node<'_>, out: &mut Vec<FoundImport>) {
     if node.kind() != "import_header" {
         return;
     }
-    let Some(path) = first_child(node, "identifier") else {
+    let Some(path) = named_child_of_kind(node, "identifier") else {
         return;
     };
     let parts: Option<Vec<&str>> = named_children(path)
@@ -261,7 +263,7 @@ fn import(ctx: &Ctx<'_>, node: Node<'_>, out: &mut Vec<FoundImport>) {
         return;
     };
     let mut specifier = parts.join(".");
-    if first_child(node, "wildcard_import").is_some() {
+    if named_child_of_kind(node, "wildcard_import").is_some() {
         specifier.push_str(".*");
     }
     out.push(FoundImport::new(

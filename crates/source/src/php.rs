@@ -15,7 +15,9 @@
 
 use tree_sitter::Node;
 
-use crate::common::{Ctx, Found, FoundImport, FoundMember, FoundSymbol, named_children};
+use crate::common::{
+    Ctx, Found, FoundImport, FoundMember, FoundSymbol, has_child_kind, named_children,
+};
 use crate::{ImportKind, MemberKind, SymbolKind};
 
 /// Reads the program, namespace bodies and guarding `if` blocks with an explicit stack:
@@ -155,10 +157,6 @@ fn private(ctx: &Ctx<'_>, node: Node<'_>) -> bool {
     named_children(node)
         .into_iter()
         .any(|n| n.kind() == "visibility_modifier" && ctx.text(n) == Some("private"))
-}
-
-fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
-    named_children(node).into_iter().any(|n| n.kind() == kind)
 }
 
 /// The `name` nodes of a `const A = 1, B = 2;` declaration.
