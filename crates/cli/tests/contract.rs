@@ -19,24 +19,7 @@ fn handoff_schema() -> Value {
 fn handoffs_and_ownership_satisfy_the_contracts_schema() {
     let validator = jsonschema::validator_for(&handoff_schema()).unwrap();
     let mut handoffs = 0;
-    for fixture in [
-        "ts-workspace",
-        "rust-workspace",
-        "python-package",
-        "go-module",
-        "problems",
-        "docs-site",
-        "sphinx-project",
-        "asciidoc-site",
-        "java-project",
-        "csharp-project",
-        "ruby-gem",
-        "ruby-app",
-        "swift-package",
-        "cmake-project",
-        "php-app",
-        "gradle-project",
-    ] {
+    for fixture in REPOSITORY_FIXTURES.iter().copied().chain(["problems"]) {
         let dir = fixture_copy(fixture);
         index(dir.path());
         let index = artifact(dir.path(), "index.json");

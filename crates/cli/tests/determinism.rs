@@ -5,27 +5,9 @@ mod common;
 
 use common::*;
 
-const FIXTURES: &[&str] = &[
-    "ts-workspace",
-    "rust-workspace",
-    "python-package",
-    "go-module",
-    "docs-site",
-    "sphinx-project",
-    "asciidoc-site",
-    "java-project",
-    "csharp-project",
-    "ruby-gem",
-    "ruby-app",
-    "swift-package",
-    "cmake-project",
-    "php-app",
-    "gradle-project",
-];
-
 #[test]
 fn artifacts_are_identical_across_thread_counts_and_directories() {
-    for name in FIXTURES {
+    for name in REPOSITORY_FIXTURES {
         let one = fixture_copy(name);
         let two = fixture_copy(name);
         let a = run(one.path(), &["index", "--quiet", "--threads", "1"]);

@@ -5,6 +5,27 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+/// The fixtures that model whole repositories (`problems` and `site-links`, which hold known
+/// problems for single rules, are not among them): the determinism and contract tests run on
+/// every one.
+pub const REPOSITORY_FIXTURES: &[&str] = &[
+    "ts-workspace",
+    "rust-workspace",
+    "python-package",
+    "go-module",
+    "docs-site",
+    "sphinx-project",
+    "asciidoc-site",
+    "java-project",
+    "csharp-project",
+    "ruby-gem",
+    "ruby-app",
+    "swift-package",
+    "cmake-project",
+    "php-app",
+    "gradle-project",
+];
+
 /// The repository's `fixtures/` directory.
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
