@@ -3,13 +3,16 @@
 just changed (the server re-indexes first), next to a call with nothing changed and a cold
 `doc-bridge index` of the same tree, measured in the same run.
 
-    bench/mcp-refresh.py BINARY TREE [--edits N] [--calls N]
+    bench/mcp-refresh.py BINARY TREE [--edits N] [--calls N] [--pause SECONDS]
 
 TREE is any repository with Markdown documents (for the figures in bench/README.md:
 `doc-bridge-corpus synth --files 10000 --seed 1`). The script indexes it, starts
 `BINARY mcp --root TREE`, speaks newline-delimited JSON-RPC to it, and for each edit appends a
 paragraph with a fresh word to one document and times `search` for that word until the answer
-(which must list that document first). The edited document is restored at the end.
+(which must list that document first). Before each edit it waits `--pause` seconds (default
+1), as a client reading an answer does: the server writes the artifacts of a refresh right after
+answering, and a call that arrives sooner waits for that write (`--pause 0` measures calls back
+to back). The edited document is restored at the end.
 Standard library only.
 """
 
@@ -46,6 +49,7 @@ def main():
     ap.add_argument("tree")
     ap.add_argument("--edits", type=int, default=5)
     ap.add_argument("--calls", type=int, default=20)
+    ap.add_argument("--pause", type=float, default=1.0)
     args = ap.parse_args()
     tree = os.path.abspath(args.tree)
 
@@ -84,6 +88,7 @@ def main():
             assert answer["fresh"] is True, answer
         edited = []
         for n in range(args.edits):
+            time.sleep(args.pause)
             word = f"benchword{n}x{os.getpid()}"
             with open(target, "a", encoding="utf-8") as f:
                 f.write(f"\n\nThe {word} paragraph.\n")
@@ -104,7 +109,7 @@ def main():
     print(f"tree: {tree} ({len(docs)} Markdown documents)")
     print(f"cold `index --force`:                  {ms(cold)}")
     print(f"search call, nothing changed (median): {ms(statistics.median(quiet))} (max {ms(max(quiet))}, {len(quiet)} calls)")
-    print(f"search call after an edit (median):    {ms(statistics.median(edited))} (max {ms(max(edited))}, {len(edited)} edits)")
+    print(f"search call after an edit (median):    {ms(statistics.median(edited))} (max {ms(max(edited))}, {len(edited)} edits, {args.pause:g} s apart)")
     print(f"after an edit / cold index:            {statistics.median(edited) / cold:.2f}")
 
 

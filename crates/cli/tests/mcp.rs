@@ -896,9 +896,16 @@ async fn an_edit_between_calls_is_in_the_next_answer_and_every_answer_says_it_is
     client.cancel().await.unwrap();
 }
 
-/// The artifacts as they are, then after `index --force`: equal when what the server wrote is
-/// what a cold index writes (an equal content keeps its `generatedAt`, so the bytes are equal).
-fn assert_as_a_cold_index_writes(root: &Path, label: &str) {
+/// The artifacts as they are once the server has written what its last refresh built (a call
+/// waits for that: the server answers a refreshing call first and writes right after), then
+/// after `index --force`: equal when what the server wrote is what a cold index writes (an
+/// equal content keeps its `generatedAt`, so the bytes are equal).
+async fn assert_as_a_cold_index_writes(client: &Client, root: &Path, label: &str) {
+    let settled = ok(client, "refresh", json!({})).await;
+    assert_eq!(
+        settled["refreshed"], "the index was up to date",
+        "{label}: {settled:#}"
+    );
     let read = |name: &str| std::fs::read(root.join(".doc-bridge").join(name)).unwrap();
     let (snapshot, index_json) = (read("snapshot.json"), read("index.json"));
     let out = run(root, &["index", "--force", "--quiet"]);
@@ -932,17 +939,17 @@ async fn refreshes_before_calls_write_what_a_cold_index_writes() {
         found["refreshed"].as_str().unwrap().starts_with("re-read"),
         "{found:#}"
     );
-    assert_as_a_cold_index_writes(root, "after an edit");
+    assert_as_a_cold_index_writes(&client, root, "after an edit").await;
 
     std::fs::write(root.join("docs/added.md"), "# Added\n\nThe wombat page.\n").unwrap();
     let found = ok(&client, "search", json!({"query": "wombat"})).await;
     assert_eq!(top(&found).as_deref(), Some("docs/added.md"), "{found:#}");
-    assert_as_a_cold_index_writes(root, "after a new file");
+    assert_as_a_cold_index_writes(&client, root, "after a new file").await;
 
     std::fs::remove_file(root.join("docs/added.md")).unwrap();
     let gone = ok(&client, "search", json!({"query": "wombat"})).await;
     assert_eq!(gone["results"], json!([]), "{gone:#}");
-    assert_as_a_cold_index_writes(root, "after a removal");
+    assert_as_a_cold_index_writes(&client, root, "after a removal").await;
 
     // Another process indexes an edit the server never saw; then one more edit.
     append(root, "docs/core.md", "\nThe numbat relay.\n");
@@ -956,6 +963,6 @@ async fn refreshes_before_calls_write_what_a_cold_index_writes() {
         Some("docs/core.md"),
         "{earlier:#}"
     );
-    assert_as_a_cold_index_writes(root, "after edits around another process's index");
+    assert_as_a_cold_index_writes(&client, root, "after edits around another process's index").await;
     client.cancel().await.unwrap();
 }

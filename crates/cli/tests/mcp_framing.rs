@@ -12,73 +12,136 @@ use std::time::Duration;
 use common::*;
 use serde_json::{Value, json};
 
+/// `doc-bridge mcp` over real pipes, initialized.
+struct Server {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    received: mpsc::Receiver<Value>,
+}
+
+impl Server {
+    fn start(root: &std::path::Path) -> Server {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("doc-bridge"))
+            .args(["mcp", "--root"])
+            .arg(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (lines, received) = mpsc::channel::<Value>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if let Ok(value) = serde_json::from_str(&line) {
+                    let _ = lines.send(value);
+                }
+            }
+        });
+        let mut server = Server {
+            child,
+            stdin,
+            received,
+        };
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}});
+        server.send(initialize.to_string().as_bytes());
+        assert_eq!(server.next()["id"], 1);
+        server.send(
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+                .to_string()
+                .as_bytes(),
+        );
+        server
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> Value {
+        self.received.recv_timeout(Duration::from_secs(20)).unwrap()
+    }
+
+    fn search(&mut self, id: u64, query: &str) -> Value {
+        self.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "search", "arguments": {"query": query}}})
+            .to_string()
+            .as_bytes(),
+        );
+        self.next()
+    }
+
+    /// Closes stdin and waits for the server to end: whether it ended well.
+    fn close(mut self) -> bool {
+        drop(self.stdin.take());
+        self.child.wait().unwrap().success()
+    }
+}
+
 #[test]
 fn malformed_lines_are_answered_and_the_server_keeps_serving() {
     let dir = fixture_copy("ts-workspace");
     index(dir.path());
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("doc-bridge"))
-        .args(["mcp", "--root"])
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (lines, received) = mpsc::channel::<Value>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if let Ok(value) = serde_json::from_str(&line) {
-                let _ = lines.send(value);
-            }
-        }
-    });
-    let next = || received.recv_timeout(Duration::from_secs(20)).unwrap();
-    let mut send = |bytes: &[u8]| {
-        stdin.write_all(bytes).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    };
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
-    send(initialize.to_string().as_bytes());
-    assert_eq!(next()["id"], 1);
-    send(
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-            .to_string()
-            .as_bytes(),
-    );
-
+    let mut server = Server::start(dir.path());
     for (line, code) in [
         (&b"garbage"[..], -32700),
         (b"{", -32700),
         (b"\xff\xfe not utf-8", -32700),
         (b"42", -32600),
     ] {
-        send(line);
-        let answer = next();
+        server.send(line);
+        let answer = server.next();
         assert_eq!(answer["error"]["code"], code, "{line:?}: {answer}");
         assert_eq!(answer["id"], Value::Null, "{line:?}");
     }
     // Duplicate argument keys: refused with the request's id.
-    send(br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":"auth","query":"core"}}}"#);
-    let answer = next();
+    server.send(br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":"auth","query":"core"}}}"#);
+    let answer = server.next();
     assert_eq!(answer["id"], 5, "{answer}");
     assert_eq!(answer["error"]["code"], -32600, "{answer}");
 
     // Still serving.
-    send(
-        json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
-        "params": {"name": "search", "arguments": {"query": "auth"}}})
-        .to_string()
-        .as_bytes(),
-    );
-    let answer = next();
+    let answer = server.search(9, "auth");
     assert_eq!(answer["id"], 9, "{answer}");
     assert!(answer.get("result").is_some(), "{answer}");
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    assert!(server.close());
+}
+
+/// A call after an edit is answered before the refresh's artifacts are written; a server that
+/// ends right after it still leaves them on disk, as a cold `index` writes them.
+#[test]
+fn a_server_that_ends_right_after_a_refreshing_call_leaves_the_refreshed_index() {
+    let dir = fixture_copy("ts-workspace");
+    let root = dir.path();
+    index(root);
+    let mut server = Server::start(root);
+    assert!(server.search(2, "auth").get("result").is_some());
+    let doc = root.join("docs/core.md");
+    let mut text = std::fs::read_to_string(&doc).unwrap();
+    text.push_str("\nThe okapi gateway.\n");
+    std::fs::write(&doc, text).unwrap();
+    let answer = server.search(3, "okapi");
+    let found: Value =
+        serde_json::from_str(answer["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(found["results"][0]["path"], "docs/core.md", "{found:#}");
+    assert!(server.close());
+
+    let fresh = run(root, &["index", "--check"]);
+    assert_eq!(code(&fresh), 0, "{}", stderr(&fresh));
+    let (snapshot, index_json) = (
+        artifact_bytes(root, "snapshot.json"),
+        artifact_bytes(root, "index.json"),
+    );
+    let out = run(root, &["index", "--force", "--quiet"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_same_bytes(&snapshot, &artifact_bytes(root, "snapshot.json"), "snapshot");
+    assert_same_bytes(&index_json, &artifact_bytes(root, "index.json"), "index");
 }

@@ -92,10 +92,63 @@ type Header = (
     RetrievalSettings,
 );
 
+/// What a cache of this build vouches for, to encode beside a collection the caller keeps
+/// ([`CacheFor::to_bytes`]): a [`SearchCache`] without its collection.
+#[derive(Debug, Clone, Copy)]
+pub struct CacheFor<'a> {
+    /// See [`SearchCache::index_stamp`].
+    pub index_stamp: FileStamp,
+    /// See [`SearchCache::index_hash`].
+    pub index_hash: &'a ContentHash,
+    /// See [`SearchCache::inputs_hash`].
+    pub inputs_hash: &'a ContentHash,
+    /// See [`SearchCache::snapshot_stamp`].
+    pub snapshot_stamp: Option<FileStamp>,
+    /// See [`SearchCache::retrieval`].
+    pub retrieval: &'a RetrievalSettings,
+}
+
+impl CacheFor<'_> {
+    /// The cache file's bytes for `collection`, as [`SearchCache::to_bytes`] writes them with
+    /// this build's format and lexicon.
+    pub fn to_bytes(&self, collection: &Collection) -> Vec<u8> {
+        encode(
+            (
+                SEARCH_CACHE_FORMAT,
+                doc_bridge_model::retrieval::LEXICON_VERSION,
+                &self.index_stamp,
+                self.index_hash,
+                self.inputs_hash,
+                &self.snapshot_stamp,
+                self.retrieval,
+            ),
+            collection,
+        )
+    }
+}
+
+/// The header, its length before it, the collection's image after it, then the checksum.
+fn encode(header: HeaderRef<'_>, collection: &Collection) -> Vec<u8> {
+    let image = collection.image();
+    let Ok(header) = postcard::to_allocvec(&header) else {
+        return Vec::new();
+    };
+    let mut bytes = Vec::with_capacity(4 + header.len() + image.len() + 8);
+    bytes.extend_from_slice(
+        &u32::try_from(header.len())
+            .unwrap_or(u32::MAX)
+            .to_le_bytes(),
+    );
+    bytes.extend_from_slice(&header);
+    bytes.extend_from_slice(image);
+    let checksum = xxh3_64(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    bytes
+}
+
 impl SearchCache {
     /// Serializes the cache.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let image = self.collection.image();
         let header: HeaderRef<'_> = (
             self.format,
             self.lexicon_version,
@@ -105,20 +158,7 @@ impl SearchCache {
             &self.snapshot_stamp,
             &self.retrieval,
         );
-        let Ok(header) = postcard::to_allocvec(&header) else {
-            return Vec::new();
-        };
-        let mut bytes = Vec::with_capacity(4 + header.len() + image.len() + 8);
-        bytes.extend_from_slice(
-            &u32::try_from(header.len())
-                .unwrap_or(u32::MAX)
-                .to_le_bytes(),
-        );
-        bytes.extend_from_slice(&header);
-        bytes.extend_from_slice(image);
-        let checksum = xxh3_64(&bytes);
-        bytes.extend_from_slice(&checksum.to_le_bytes());
-        bytes
+        encode(header, &self.collection)
     }
 
     /// Reads a cache made for `index_stamp` by this build, keeping `bytes` as the collection's

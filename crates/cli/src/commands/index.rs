@@ -73,10 +73,10 @@ pub struct Outcome {
     /// Whether it ran in full, and what it wrote.
     pub run: Run,
     /// The large values built, for the caller to drop or leak (a process about to exit).
-    built: Option<Built>,
+    built: Option<Leftovers>,
 }
 
-type Built = (
+type Leftovers = (
     doc_bridge_model::snapshot::Snapshot,
     DocBridgeIndexV1,
     Vec<WalkedFile>,
@@ -222,7 +222,7 @@ pub fn publish(
         let built = pipeline::index_from(repo, &snapshot, texts, Some(&snapshot_seal), false);
         (built, joined(writer))
     });
-    let (hash, generated_at, snapshot_pending) = written?;
+    let (hash, generated_at, snapshot_write) = written?;
     announce_legacy_migration(repo, &index);
     if let Some(failed) = past_gate {
         crate::errln!(
@@ -233,13 +233,13 @@ pub fn publish(
     }
     snapshot.content_hash = hash;
     snapshot.generated_at = generated_at;
-    let (written, collection) = write_index_and_caches(
+    let written = write_built(
         repo,
-        snapshot_pending,
+        snapshot_write,
         files,
         &snapshot,
         &mut index,
-        collection,
+        &collection,
     )?;
     Ok(Published {
         snapshot,
@@ -247,6 +247,24 @@ pub fn publish(
         written,
         collection,
     })
+}
+
+/// Seals `snapshot` (from its one encoding) and gives its seal to `index`'s projection, then
+/// writes everything as [`publish`] does: for an index built without the snapshot's seal
+/// (`pipeline::index_from` given none), which the MCP server answers from before anything is
+/// encoded or written.
+pub fn seal_and_write(
+    repo: &Repo,
+    snapshot: &mut Snapshot,
+    index: &mut DocBridgeIndexV1,
+    collection: &doc_bridge_retrieve::collection::Collection,
+    files: (&[WalkedFile], &AnalysisCache),
+) -> Result<Written, UserError> {
+    let (hash, generated_at, snapshot_write) = write_snapshot(repo, snapshot, &OnceLock::new())?;
+    index.projection.snapshot_hash = hash.clone();
+    snapshot.content_hash = hash;
+    snapshot.generated_at = generated_at;
+    write_built(repo, snapshot_write, files, snapshot, index, collection)
 }
 
 /// How a run ended, for its summary.
@@ -361,7 +379,7 @@ fn record_run(repo: &Repo, index: &DocBridgeIndexV1, written: &Written, summary:
     }
 }
 
-/// What [`write_index_and_caches`] did.
+/// What [`write_built`] did.
 pub struct Written {
     /// Whether `snapshot.json` was written (else it already held these bytes).
     pub snapshot: bool,
@@ -374,33 +392,34 @@ pub struct Written {
     snapshot_stamp: Option<FileStamp>,
 }
 
-/// Writes `index.json` (sealing it on the way, see [`write_index`]), `llms.txt` and the caches,
-/// overlapping what does not depend on each other: the file caches on a helper thread while
-/// the index is written, and the search cache (keyed by the stamp `index.json` will have) and
-/// `llms.txt` while the index is synced to disk.
-fn write_index_and_caches(
+/// The end of [`publish`]: puts `snapshot.json` in place, writes `index.json`
+/// (sealing `index` on the way, see [`write_index`]), `llms.txt` and the caches, overlapping what
+/// does not depend on each other: the file caches on a helper thread while the index is
+/// written, and the search cache (keyed by the stamp `index.json` will have) and `llms.txt`
+/// while the index is synced to disk.
+fn write_built(
     repo: &Repo,
-    snapshot_pending: PendingWrite,
+    snapshot_write: PendingWrite,
     (walked, analyses): (&[WalkedFile], &AnalysisCache),
     snapshot: &Snapshot,
     index: &mut DocBridgeIndexV1,
-    collection: doc_bridge_retrieve::collection::Collection,
-) -> Result<(Written, doc_bridge_retrieve::collection::Collection), UserError> {
+    collection: &doc_bridge_retrieve::collection::Collection,
+) -> Result<Written, UserError> {
     let committed = |pending: PendingWrite| {
         pending
             .commit()
             .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
     };
     // Taken before the commit: syncing and renaming change none of it.
-    let snapshot_stamp = snapshot_pending
+    let snapshot_stamp = snapshot_write
         .metadata()
         .ok()
         .and_then(|m| pipeline::stamp_of(&m));
-    if snapshot_pending.changes() {
+    if snapshot_write.changes() {
         pipeline::keep_paired_snapshot(repo);
     }
     std::thread::scope(|scope| {
-        let snapshot_sync = scope.spawn(|| phase("sync snapshot", || committed(snapshot_pending)));
+        let snapshot_sync = scope.spawn(|| phase("sync snapshot", || committed(snapshot_write)));
         let side = scope.spawn(|| {
             phase("write file caches", || {
                 pipeline::write_file_caches(repo, walked, snapshot, analyses)
@@ -412,12 +431,11 @@ fn write_index_and_caches(
         let index = &*index;
         let stamp = pending.metadata().ok().and_then(|m| pipeline::stamp_of(&m));
         let index_sync = scope.spawn(move || phase("sync index", || committed(pending)));
-        let collection = match stamp {
-            Some(stamp) => phase("write search cache", || {
+        if let Some(stamp) = stamp {
+            phase("write search cache", || {
                 pipeline::write_search_cache_for(repo, index, collection, stamp, snapshot_stamp)
-            }),
-            None => collection,
-        };
+            });
+        }
         let llms = phase("write llms.txt", || crate::llms::write(repo, index));
         let wrote_snapshot = joined(snapshot_sync)?;
         let wrote_index = joined(index_sync)?;
@@ -431,7 +449,7 @@ fn write_index_and_caches(
             index_stamp: stamp,
             snapshot_stamp,
         };
-        Ok((written, collection))
+        Ok(written)
     })
 }
 

@@ -52,6 +52,12 @@ impl DocBridgeServer {
         }
     }
 
+    /// Writes what the last call's refresh left to write (see [`State::settle`]).
+    fn settle(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        state.settle();
+    }
+
     /// Answers one `tools/call`.
     fn call(&self, name: &str, arguments: Option<JsonObject>) -> Result<CallToolResult, McpError> {
         let arguments = serde_json::Value::Object(arguments.unwrap_or_default());
@@ -68,6 +74,8 @@ impl DocBridgeServer {
         // (every field is replaced whole), so serving goes on.
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let state = &mut *state;
+        // What an earlier refresh left to write is on disk before any tool looks at it.
+        state.settle();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             dispatch(state, name, arguments)
         }));
@@ -246,6 +254,10 @@ impl ServerHandler for DocBridgeServer {
         // Tool work reads files; it runs off the protocol's threads.
         let result =
             tokio::task::spawn_blocking(move || server.call(&name, request.arguments)).await;
+        // The answer goes out now; the artifacts a refresh built for it are written meanwhile
+        // (the next call waits for them).
+        let server = self.clone();
+        tokio::task::spawn_blocking(move || server.settle());
         match result {
             Ok(result) => result.map(CallToolResponse::from),
             Err(_) => Err(McpError::internal_error(
@@ -275,6 +287,7 @@ pub fn serve(root: PathBuf, options: ServeOptions) -> Result<(), UserError> {
         .map_err(|e| UserError::error(format!("cannot start the MCP server: {e}")))?;
     runtime.block_on(async move {
         let server = DocBridgeServer::new(root, options);
+        let last = server.clone();
         // Every line gets an answer, malformed ones included (see `framing`).
         let (reads, writes, writer) = framing::screened(tokio::io::stdin(), tokio::io::stdout());
         let running = server
@@ -286,6 +299,8 @@ pub fn serve(root: PathBuf, options: ServeOptions) -> Result<(), UserError> {
             .await
             .map_err(|e| UserError::error(format!("the MCP server stopped: {e}")));
         let _ = writer.await;
+        // Nothing a refresh built is left unwritten when the server ends.
+        let _ = tokio::task::spawn_blocking(move || last.settle()).await;
         stopped?;
         Ok(())
     })

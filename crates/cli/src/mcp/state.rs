@@ -4,7 +4,10 @@
 //! up to date first, unless the server runs with `--no-refresh`. The refresh goes through a
 //! watch session (`crate::watch::Session`, the machinery of `index --watch`): the first one
 //! observes every file as `index` does, later ones re-read only the files whose stat moved, and
-//! the server answers from what the refresh built instead of reading the artifacts back.
+//! the server answers from what the refresh built instead of reading the artifacts back. Such a
+//! refresh leaves its artifacts to write ([`State::settle`]) until the call is answered: the
+//! server writes them right after the answer, and every call settles them before it starts,
+//! so no call reads, writes or reports an index that is not yet on disk.
 
 use std::path::PathBuf;
 
@@ -19,7 +22,7 @@ use crate::pipeline::{
     verified_index_with_snapshot,
 };
 use crate::repo::Repo;
-use crate::watch::{Batch, Rebuilt, Refreshed, Session};
+use crate::watch::{Artifacts, Batch, Rebuilt, Refreshed, Session, Unwritten, Writes};
 use doc_bridge_retrieve::Freshness;
 
 /// A loaded index with what the tools read.
@@ -66,6 +69,8 @@ pub struct State {
     loaded: Option<(FileStamp, Loaded)>,
     /// What was observed of the tree at the last refresh (none before the first).
     session: Option<Session>,
+    /// What the last refresh left to write (the loaded index is then not on disk yet).
+    unwritten: Option<Unwritten>,
 }
 
 impl State {
@@ -78,12 +83,46 @@ impl State {
             refresh,
             loaded: None,
             session: None,
+            unwritten: None,
+        }
+    }
+
+    /// Writes what the last refresh left to write, sealing the loaded index, so `.doc-bridge/`
+    /// holds what the server answers from. Called after a call is answered and before the next
+    /// one starts. A write that fails is reported on stderr and forgotten with what it was
+    /// built from, so the next call looks at the tree again.
+    pub fn settle(&mut self) {
+        let Some(unwritten) = self.unwritten.take() else {
+            return;
+        };
+        let (Some(session), Some((stamp, loaded))) = (&self.session, self.loaded.as_mut()) else {
+            return;
+        };
+        let written = session.write(
+            unwritten,
+            &mut loaded.snapshot,
+            &mut loaded.index,
+            &loaded.collection,
+        );
+        let now = file_stamp(&loaded.repo.artifact(INDEX_FILE));
+        match (written, now) {
+            (Ok(_), Some(now)) => *stamp = now,
+            (Err(error), _) => {
+                crate::errln!("warning: the refreshed index was not written: {error}");
+                self.loaded = None;
+                self.session = None;
+            }
+            (Ok(_), None) => {
+                self.loaded = None;
+                self.session = None;
+            }
         }
     }
 
     /// Runs the index pipeline once (`force`: in full even when nothing changed) and forgets
     /// the loaded index, so the next [`State::ready`] reads what it wrote. Returns what it did.
     pub fn refresh_now(&mut self, force: bool) -> Result<String, UserError> {
+        self.settle();
         let repo = Repo::open(Some(&self.root))?;
         let outcome = crate::commands::index::index_once(
             &repo,
@@ -103,6 +142,7 @@ impl State {
     /// watch session, [`State::refresh_stale`]); an index that is fresh is left alone, a missing
     /// or unreadable one is rebuilt by the full pipeline.
     pub fn refresh_changed(&mut self) -> Result<String, UserError> {
+        self.settle();
         match self.load_and_check() {
             Ok(None) => Ok("the index was up to date".to_owned()),
             Ok(Some(freshness)) => self.refresh_stale(&freshness),
@@ -139,7 +179,7 @@ impl State {
             root: false,
             walk: true,
         };
-        let rebuilt = match session.refresh(batch, initial)? {
+        let rebuilt = match session.refresh(batch, initial, Writes::Later)? {
             Refreshed::Rebuilt(rebuilt) => rebuilt,
             Refreshed::Unchanged => return self.refresh_now(false),
             Refreshed::Failed(why) => {
@@ -153,15 +193,28 @@ impl State {
             collection,
             repo,
             changes,
-            written,
+            artifacts,
         } = *rebuilt;
-        let described = format!(
-            "re-read {changes}; {}",
-            crate::commands::index::what_was_written(written.0, written.1)
-        );
-        // Written and gone already (`None`): the next look reads whatever is there now.
-        self.loaded = file_stamp(&repo.artifact(INDEX_FILE))
-            .map(|stamp| (stamp, Loaded::new(repo, index, snapshot, collection)));
+        let described = match artifacts {
+            Artifacts::Written(snapshot, index) => format!(
+                "re-read {changes}; {}",
+                crate::commands::index::what_was_written(snapshot, index)
+            ),
+            Artifacts::Unwritten(unwritten) => {
+                self.unwritten = Some(unwritten);
+                format!(
+                    "re-read {changes}; .doc-bridge/snapshot.json and index.json are written after this answer"
+                )
+            }
+        };
+        // The stamp of the file on disk now, replaced when the refresh's own is written; `None`
+        // (none there) needs one that cannot match a file.
+        let stamp = file_stamp(&repo.artifact(INDEX_FILE)).unwrap_or(FileStamp {
+            bytes: u64::MAX,
+            modified_ns: 0,
+            inode: 0,
+        });
+        self.loaded = Some((stamp, Loaded::new(repo, index, snapshot, collection)));
         Ok(described)
     }
 
@@ -173,9 +226,11 @@ impl State {
         }
     }
 
-    /// Forgets the loaded index, so the next call reads it again (after a write by this server).
+    /// Forgets the loaded index, so the next call reads it again (after a write by this server),
+    /// and anything it left to write.
     pub fn invalidate(&mut self) {
         self.loaded = None;
+        self.unwritten = None;
     }
 
     /// The loaded index, reloaded first when its file changed, and checked for freshness. A stale
@@ -183,6 +238,7 @@ impl State {
     /// corrupt one, is an error with the message the CLI gives, and a stale one without refresh
     /// is an error too unless `--allow-stale`, when it is served marked stale.
     pub fn ready(&mut self) -> Result<&Loaded, UserError> {
+        self.settle();
         let mut refreshed = None;
         let index_path = self.root.join(crate::repo::ARTIFACT_DIR).join(INDEX_FILE);
         if self.refresh && file_stamp(&index_path).is_none() {
@@ -199,7 +255,7 @@ impl State {
                 // What the watch session built in this call is the check: it walked the tree
                 // after the call arrived. Anything else (the full pipeline ran, or another
                 // process replaced `index.json` since) is read and checked again.
-                if self.holds_index_on_disk() {
+                if self.unwritten.is_some() || self.holds_index_on_disk() {
                     None
                 } else {
                     self.load_and_check()?

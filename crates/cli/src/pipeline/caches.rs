@@ -8,7 +8,7 @@ use doc_bridge_discover::walk::WalkedFile;
 use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::snapshot::Snapshot;
 use doc_bridge_model::{ContentHash, RelPath};
-use doc_bridge_retrieve::cache::{FileStamp, SEARCH_CACHE_FORMAT, SearchCache};
+use doc_bridge_retrieve::cache::{CacheFor, FileStamp};
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_store::artifact::write_atomic;
 
@@ -66,40 +66,35 @@ pub fn write_file_caches(
 }
 
 /// The search cache, keyed by the stamp of the `index.json` just written (so it must follow
-/// that write). Best effort; returns the collection back when it wrote.
-pub fn write_search_cache(
-    repo: &Repo,
-    index: &DocBridgeIndexV1,
-    collection: Collection,
-) -> Option<Collection> {
-    let stamp = file_stamp(&repo.artifact(INDEX_FILE))?;
-    Some(write_search_cache_for(repo, index, collection, stamp, None))
+/// that write). Best effort; says whether it had a stamp to write for.
+pub fn write_search_cache(repo: &Repo, index: &DocBridgeIndexV1, collection: &Collection) -> bool {
+    let Some(stamp) = file_stamp(&repo.artifact(INDEX_FILE)) else {
+        return false;
+    };
+    write_search_cache_for(repo, index, collection, stamp, None);
+    true
 }
 
 /// [`write_search_cache`] for an `index.json` whose stamp is known (it may still be on its way
 /// into place: see `artifact::PendingWrite`), and the stamp of the `snapshot.json` it was built
-/// from when the caller knows it. Returns the collection back.
+/// from when the caller knows it.
 pub fn write_search_cache_for(
     repo: &Repo,
     index: &DocBridgeIndexV1,
-    collection: Collection,
+    collection: &Collection,
     stamp: FileStamp,
     snapshot_stamp: Option<FileStamp>,
-) -> Collection {
-    let cache = SearchCache {
-        format: SEARCH_CACHE_FORMAT,
-        lexicon_version: doc_bridge_model::retrieval::LEXICON_VERSION,
+) {
+    let cache = CacheFor {
         index_stamp: stamp,
-        index_hash: index.content_hash.clone(),
-        inputs_hash: index.inputs.hash.clone(),
+        index_hash: &index.content_hash,
+        inputs_hash: &index.inputs.hash,
         snapshot_stamp,
-        retrieval: index.retrieval.clone(),
-        collection,
+        retrieval: &index.retrieval,
     };
     // Checksummed and verified on every read: no need to wait for the disk.
     let _ = doc_bridge_store::artifact::write_cache_atomic(
         &repo.artifact(SEARCH_CACHE_FILE),
-        &cache.to_bytes(),
+        &cache.to_bytes(collection),
     );
-    cache.collection
 }

@@ -61,11 +61,9 @@ pub fn load_for_search(repo: &Repo, allow_stale: bool) -> Result<Searchable, Use
     }
     let loaded = load_for_query(repo, allow_stale)?;
     let collection = Collection::build(&loaded.index.projection);
-    let collection = if loaded.stale.is_none() {
-        write_search_cache(repo, &loaded.index, collection.clone()).unwrap_or(collection)
-    } else {
-        collection
-    };
+    if loaded.stale.is_none() {
+        write_search_cache(repo, &loaded.index, &collection);
+    }
     Ok(Searchable {
         collection,
         retrieval: loaded.index.retrieval,

@@ -91,9 +91,7 @@ pub fn reindex_with_overlay(repo: &Repo) -> Result<ContentHash, UserError> {
     drop(loaded);
     let (index, collection) = index(repo, &snapshot, &texts);
     write_sealed_if_changed(&repo.artifact(INDEX_FILE), &index)?;
-    if let Some(_stamp) = file_stamp(&repo.artifact(INDEX_FILE)) {
-        write_search_cache(repo, &index, collection);
-    }
+    write_search_cache(repo, &index, &collection);
     Ok(index.content_hash)
 }
 

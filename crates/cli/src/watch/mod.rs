@@ -26,6 +26,7 @@ use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
 
 use crate::args::IndexArgs;
+use crate::commands::index::Published;
 use crate::exit::{CommandResult, Exit, UserError};
 use crate::pipeline::{self, ANALYSIS_CACHE_FILE};
 use crate::repo::Repo;
@@ -119,7 +120,22 @@ pub enum Refreshed {
     Failed(String),
 }
 
-/// What a refresh built, as written: for a caller that answers from memory (the MCP server).
+/// When a refresh writes what it built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// Before the refresh returns (the watch loop).
+    Now,
+    /// When the caller says, with [`Session::write`]: the MCP server answers the call first.
+    Later,
+}
+
+/// What a refresh left to write ([`Writes::Later`]) beside the snapshot and the index it
+/// built, neither of them sealed: the analyses, for the file caches.
+pub struct Unwritten {
+    analyses: AnalysisCache,
+}
+
+/// What a refresh built: for a caller that answers from memory (the MCP server).
 pub struct Rebuilt {
     /// The snapshot.
     pub snapshot: doc_bridge_model::snapshot::Snapshot,
@@ -131,8 +147,16 @@ pub struct Rebuilt {
     pub repo: Repo,
     /// What changed, in words ("1 file changed (docs/a.md)").
     pub changes: String,
-    /// Whether `snapshot.json` and `index.json` were written (their bytes changed).
-    pub written: (bool, bool),
+    /// What became of the artifacts.
+    pub artifacts: Artifacts,
+}
+
+/// What a refresh did with the artifacts.
+pub enum Artifacts {
+    /// Written where their bytes changed: whether `snapshot.json` and `index.json` were.
+    Written(bool, bool),
+    /// Left to write ([`Writes::Later`]); the snapshot and the index are not sealed yet.
+    Unwritten(Unwritten),
 }
 
 /// The state between refreshes: what was observed of every file, the artifacts last written,
@@ -165,7 +189,7 @@ impl Session {
 
     /// [`Session::refresh`], with a failed refresh reported as the watch loop reports it.
     fn refresh_and_report(&mut self, batch: Batch, initial: bool) -> Result<(), UserError> {
-        if let Refreshed::Failed(message) = self.refresh(batch, initial)? {
+        if let Refreshed::Failed(message) = self.refresh(batch, initial, Writes::Now)? {
             self.report_error(&message);
         }
         Ok(())
@@ -189,7 +213,12 @@ impl Session {
     /// One refresh. Problems that concern one refresh (a configuration that does not parse, an
     /// artifact that cannot be written) are [`Refreshed::Failed`], and the loop goes on; only a
     /// removed root is an error.
-    pub fn refresh(&mut self, batch: Batch, initial: bool) -> Result<Refreshed, UserError> {
+    pub fn refresh(
+        &mut self,
+        batch: Batch,
+        initial: bool,
+        writes: Writes,
+    ) -> Result<Refreshed, UserError> {
         let started = Instant::now();
         self.check_root()?;
         let mut cache = AnalysisCache::default();
@@ -256,18 +285,21 @@ impl Session {
             return Ok(Refreshed::Unchanged);
         }
         let tokens = std::sync::Arc::clone(&self.tokens);
-        let result = with_token_memo(&tokens, || self.rebuild(initial, &changes, started));
+        let result = with_token_memo(&tokens, || {
+            self.rebuild(initial, &changes, started, writes)
+        });
         tokens.sweep();
         result
     }
 
-    /// Builds and writes the snapshot, the index and the caches from the observations, as
-    /// `index` does (`commands::index::publish`).
+    /// Builds and writes (or, with [`Writes::Later`], leaves to write) the snapshot, the index
+    /// and the caches from the observations, as `index` does (`commands::index::publish`).
     fn rebuild(
         &mut self,
         initial: bool,
         changes: &Changes,
         started: Instant,
+        writes: Writes,
     ) -> Result<Refreshed, UserError> {
         let observed = phase("observations", || self.observations.observed());
         let analyses = AnalysisCache::from_observed(&observed);
@@ -276,40 +308,76 @@ impl Session {
             observed,
             self.observations.walk_diagnostics(),
         );
-        let published = crate::commands::index::publish(
-            &self.repo,
-            snapshot,
-            &texts,
-            (self.observations.walked(), &analyses),
-            None,
-        );
-        let published = match published {
-            Ok(published) => published,
-            Err(error) => {
-                self.check_root()?;
-                return Ok(Refreshed::Failed(error.message));
+        let (snapshot, index, collection, artifacts) = match writes {
+            Writes::Now => {
+                let published = crate::commands::index::publish(
+                    &self.repo,
+                    snapshot,
+                    &texts,
+                    (self.observations.walked(), &analyses),
+                    None,
+                );
+                let published = match published {
+                    Ok(published) => published,
+                    Err(error) => {
+                        self.check_root()?;
+                        return Ok(Refreshed::Failed(error.message));
+                    }
+                };
+                let written = (published.written.snapshot, published.written.index);
+                self.print(&Report {
+                    initial,
+                    changes,
+                    files: published.snapshot.files.len(),
+                    elapsed: started.elapsed(),
+                    snapshot_hash: published.snapshot.content_hash.as_str(),
+                    index_hash: published.index.content_hash.as_str(),
+                    written,
+                });
+                let artifacts = Artifacts::Written(written.0, written.1);
+                let Published {
+                    snapshot,
+                    index,
+                    collection,
+                    ..
+                } = published;
+                (snapshot, index, collection, artifacts)
+            }
+            Writes::Later => {
+                // Neither the snapshot nor the index is encoded or sealed: that is the writing.
+                let (index, collection) =
+                    pipeline::index_from(&self.repo, &snapshot, &texts, None, false);
+                let artifacts = Artifacts::Unwritten(Unwritten { analyses });
+                (snapshot, index, collection, artifacts)
             }
         };
-        let (snapshot, index) = (published.snapshot, published.index);
-        let written = (published.written.snapshot, published.written.index);
-        let report = Report {
-            initial,
-            changes,
-            files: snapshot.files.len(),
-            elapsed: started.elapsed(),
-            snapshot_hash: snapshot.content_hash.as_str(),
-            index_hash: index.content_hash.as_str(),
-            written,
-        };
-        self.print(&report);
         Ok(Refreshed::Rebuilt(Box::new(Rebuilt {
             changes: describe(changes),
-            written,
+            artifacts,
             snapshot,
             index,
-            collection: published.collection,
+            collection,
             repo: self.repo.clone(),
         })))
+    }
+
+    /// Writes what a refresh built and left to write ([`Writes::Later`]), sealing `snapshot`
+    /// and `index` on the way: whether `snapshot.json` and `index.json` changed.
+    pub fn write(
+        &self,
+        unwritten: Unwritten,
+        snapshot: &mut doc_bridge_model::snapshot::Snapshot,
+        index: &mut doc_bridge_model::index::DocBridgeIndexV1,
+        collection: &doc_bridge_retrieve::collection::Collection,
+    ) -> Result<(bool, bool), UserError> {
+        let written = crate::commands::index::seal_and_write(
+            &self.repo,
+            snapshot,
+            index,
+            collection,
+            (self.observations.walked(), &unwritten.analyses),
+        )?;
+        Ok((written.snapshot, written.index))
     }
 
     fn print(&self, report: &Report<'_>) {
