@@ -963,6 +963,7 @@ async fn refreshes_before_calls_write_what_a_cold_index_writes() {
         Some("docs/core.md"),
         "{earlier:#}"
     );
-    assert_as_a_cold_index_writes(&client, root, "after edits around another process's index").await;
+    assert_as_a_cold_index_writes(&client, root, "after edits around another process's index")
+        .await;
     client.cancel().await.unwrap();
 }

@@ -142,6 +142,10 @@ fn a_server_that_ends_right_after_a_refreshing_call_leaves_the_refreshed_index()
     );
     let out = run(root, &["index", "--force", "--quiet"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_same_bytes(&snapshot, &artifact_bytes(root, "snapshot.json"), "snapshot");
+    assert_same_bytes(
+        &snapshot,
+        &artifact_bytes(root, "snapshot.json"),
+        "snapshot",
+    );
     assert_same_bytes(&index_json, &artifact_bytes(root, "index.json"), "index");
 }

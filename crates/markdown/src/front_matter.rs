@@ -99,10 +99,17 @@ impl<'a> Iterator for Lines<'a> {
 }
 
 /// Parses a block into [`FrontMatter`]. An empty block (or one holding only
-/// comments) is an empty front matter; anything but a mapping is an error.
+/// comments) is an empty front matter; anything but a mapping is an error. A
+/// block that is not YAML but holds only `key: value` lines is read line by
+/// line ([`flat_mapping`]).
 pub(crate) fn parse(block: &Block<'_>) -> Result<FrontMatter, FrontMatterError> {
-    let value: Value = serde_saphyr::from_str_with_options(block.yaml, yaml_options())
-        .map_err(|error| yaml_error(&error, block))?;
+    let value: Value = match serde_saphyr::from_str_with_options(block.yaml, yaml_options()) {
+        Ok(value) => value,
+        Err(error) => match flat_mapping(block.yaml) {
+            Some(map) => return Ok(from_mapping(map)),
+            None => return Err(yaml_error(&error, block)),
+        },
+    };
     match value {
         Value::Object(map) => Ok(from_mapping(map.into_iter().collect())),
         Value::Null => Ok(FrontMatter::default()),
@@ -204,6 +211,59 @@ fn kind_of(value: &Value) -> &'static str {
 }
 
 /// Moves the typed keys out of `map`; what remains is `extra`.
+/// A block that YAML refuses, read as line-based front matter readers read it (svelte.dev's,
+/// and the `key: value` convention many site generators accept): every line that is not blank
+/// or a `#` comment is `key: value` at the start of the line, the value the rest of the line,
+/// as text. `title: {#if ...}` and `title: bind:` are titles there. Anything else (an indented
+/// line, a key without a value, a bracket or quote left open, an anchor, alias, tag or block
+/// scalar) is not, and stays an error.
+fn flat_mapping(yaml: &str) -> Option<BTreeMap<String, Value>> {
+    let mut map = BTreeMap::new();
+    for line in (Lines { text: yaml, pos: 0 }) {
+        let line = line.content.trim_end();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line.split_once(':')?;
+        let value = value.trim();
+        let plain_key = !key.is_empty()
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        // Anchors, aliases, tags and block scalars are YAML, however they failed.
+        let yaml_syntax = value.starts_with(['&', '*', '!', '|', '>']);
+        if !plain_key || value.is_empty() || yaml_syntax || !closed(value) {
+            return None;
+        }
+        map.insert(key.to_owned(), Value::String(value.to_owned()));
+    }
+    (!map.is_empty()).then_some(map)
+}
+
+/// Whether a value's brackets and quotes close on its line: `[a, b` and `"x` are YAML left
+/// unfinished, not text.
+fn closed(value: &str) -> bool {
+    let mut open: Vec<char> = Vec::new();
+    for c in value.chars() {
+        match c {
+            '[' | '{' | '(' => open.push(c),
+            ']' | '}' | ')' => {
+                let want = match c {
+                    ']' => '[',
+                    '}' => '{',
+                    _ => '(',
+                };
+                if open.pop() != Some(want) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    let quoted = |q: char| value.starts_with(q) && !(value.len() > 1 && value.ends_with(q));
+    open.is_empty() && !quoted('"') && !quoted('\'')
+}
+
 fn from_mapping(mut map: BTreeMap<String, Value>) -> FrontMatter {
     let mut take = |key: &str| map.remove(key);
     let title = take("title").as_ref().and_then(scalar_text);
@@ -278,6 +338,33 @@ mod tests {
         assert_eq!(split("---\ntitle: x\n").block, None);
         assert_eq!(split("\n---\na: 1\n---\n").block, None);
         assert_eq!(split("--- \r\na: 1\r\n---").block.unwrap().yaml, "a: 1\r\n");
+    }
+
+    #[test]
+    fn key_value_lines_that_are_not_yaml_are_read_as_text() {
+        let parsed = |yaml: &str| parse(&split(&format!("---\n{yaml}---\n")).block.unwrap());
+        let title = |yaml: &str| parsed(yaml).map(|f| f.title);
+        assert_eq!(
+            title("title: {#if ...}\ntags: template-if\n"),
+            Ok(Some("{#if ...}".into()))
+        );
+        assert_eq!(title("title: bind:\n"), Ok(Some("bind:".into())));
+        assert_eq!(
+            title("title: {@html ...}\n"),
+            Ok(Some("{@html ...}".into()))
+        );
+        // Still errors: brackets or quotes left open, nesting, keys without values.
+        for broken in [
+            "title: [unclosed\n",
+            "title: {#if\n",
+            "title: \"open\n",
+            "title: {a: b\n  c: d\n",
+            "title:\n  - x: [\n",
+            "just text\n",
+            "a: *undefined\n",
+        ] {
+            assert!(parsed(broken).is_err(), "{broken:?}");
+        }
     }
 
     #[test]

@@ -285,9 +285,7 @@ impl Session {
             return Ok(Refreshed::Unchanged);
         }
         let tokens = std::sync::Arc::clone(&self.tokens);
-        let result = with_token_memo(&tokens, || {
-            self.rebuild(initial, &changes, started, writes)
-        });
+        let result = with_token_memo(&tokens, || self.rebuild(initial, &changes, started, writes));
         tokens.sweep();
         result
     }
