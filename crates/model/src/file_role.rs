@@ -7,9 +7,9 @@
 //! `spec/`, `fixtures/`, `testdata/`, `examples/`, `playground/`, `vendor/`, `third_party/`,
 //! `generated/`) and file names (`test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`,
 //! `x.spec.js`, `conftest.py`, `x.min.js`, `x_pb2.py`, `x.pb.go`, `CHANGELOG.md`); source
-//! files kept under a documentation directory (`docs/`, `docs_src/`) are examples. A path gets
-//! the role of its first matching convention, directories from the root first (a fixture
-//! directory anywhere on the way wins: `tests/fixtures/` holds fixtures).
+//! files kept under a documentation or tutorial directory (`docs/`, `docs_src/`, `tutorial/`)
+//! are examples. A path gets the role of its first matching convention, directories from the
+//! root first (a fixture directory anywhere on the way wins: `tests/fixtures/` holds fixtures).
 
 use crate::RelPath;
 
@@ -226,8 +226,8 @@ pub fn file_role(path: &RelPath) -> Option<FileRole> {
     if let Some(role) = name_role(name) {
         return Some(role);
     }
-    // Code kept with the documentation is there to be shown (`docs_src/tutorial001.py`,
-    // `docs/examples/app.ts`): an example.
+    // Code kept with the documentation or a tutorial is there to be shown
+    // (`docs_src/tutorial001.py`, `docs/examples/app.ts`, `tutorial/step-3/App.js`): an example.
     if is_code(name) && dirs.iter().any(|d| DOC_DIRS.contains(&d.as_str())) {
         return Some(FileRole::Example);
     }
@@ -241,6 +241,8 @@ const DOC_DIRS: &[&str] = &[
     "docs_src",
     "doc_src",
     "docs-src",
+    "tutorial",
+    "tutorials",
 ];
 
 fn is_code(name: &str) -> bool {
@@ -357,6 +359,12 @@ mod tests {
             Some(FileRole::Example)
         );
         assert_eq!(role("docs/snippets/setup.ts"), Some(FileRole::Example));
+        assert_eq!(
+            role("src/tutorial/src/step-12/App/composition.js"),
+            Some(FileRole::Example)
+        );
+        // A tutorial's pages are documents, not examples.
+        assert_eq!(role("src/tutorial/src/step-12/description.md"), None);
         assert_eq!(
             role("playgrounds/sandbox/run.js"),
             Some(FileRole::Playground)
