@@ -210,7 +210,6 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// Moves the typed keys out of `map`; what remains is `extra`.
 /// A block that YAML refuses, read as line-based front matter readers read it (svelte.dev's,
 /// and the `key: value` convention many site generators accept): every line that is not blank
 /// or a `#` comment is `key: value` at the start of the line, the value the rest of the line,
@@ -264,6 +263,7 @@ fn closed(value: &str) -> bool {
     open.is_empty() && !quoted('"') && !quoted('\'')
 }
 
+/// Moves the typed keys out of `map`; what remains is `extra`.
 fn from_mapping(mut map: BTreeMap<String, Value>) -> FrontMatter {
     let mut take = |key: &str| map.remove(key);
     let title = take("title").as_ref().and_then(scalar_text);

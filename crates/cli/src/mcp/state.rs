@@ -88,8 +88,8 @@ impl State {
     }
 
     /// Writes what the last refresh left to write, sealing the loaded index, so `.doc-bridge/`
-    /// holds what the server answers from. Called after a call is answered and before the next
-    /// one starts. A write that fails is reported on stderr and forgotten with what it was
+    /// holds what the server answers from. Called after a call is answered, before the next
+    /// one starts (for every tool: `proposals` writes the index too) and by [`State::ready`]. A write that fails is reported on stderr and forgotten with what it was
     /// built from, so the next call looks at the tree again.
     pub fn settle(&mut self) {
         let Some(unwritten) = self.unwritten.take() else {
@@ -122,7 +122,6 @@ impl State {
     /// Runs the index pipeline once (`force`: in full even when nothing changed) and forgets
     /// the loaded index, so the next [`State::ready`] reads what it wrote. Returns what it did.
     pub fn refresh_now(&mut self, force: bool) -> Result<String, UserError> {
-        self.settle();
         let repo = Repo::open(Some(&self.root))?;
         let outcome = crate::commands::index::index_once(
             &repo,
@@ -142,7 +141,6 @@ impl State {
     /// watch session, [`State::refresh_stale`]); an index that is fresh is left alone, a missing
     /// or unreadable one is rebuilt by the full pipeline.
     pub fn refresh_changed(&mut self) -> Result<String, UserError> {
-        self.settle();
         match self.load_and_check() {
             Ok(None) => Ok("the index was up to date".to_owned()),
             Ok(Some(freshness)) => self.refresh_stale(&freshness),
@@ -238,6 +236,8 @@ impl State {
     /// corrupt one, is an error with the message the CLI gives, and a stale one without refresh
     /// is an error too unless `--allow-stale`, when it is served marked stale.
     pub fn ready(&mut self) -> Result<&Loaded, UserError> {
+        // The server settles before every call; this is for the `refresh` tool, whose
+        // refresh comes before it reads the index it reports.
         self.settle();
         let mut refreshed = None;
         let index_path = self.root.join(crate::repo::ARTIFACT_DIR).join(INDEX_FILE);

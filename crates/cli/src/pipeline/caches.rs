@@ -66,13 +66,11 @@ pub fn write_file_caches(
 }
 
 /// The search cache, keyed by the stamp of the `index.json` just written (so it must follow
-/// that write). Best effort; says whether it had a stamp to write for.
-pub fn write_search_cache(repo: &Repo, index: &DocBridgeIndexV1, collection: &Collection) -> bool {
-    let Some(stamp) = file_stamp(&repo.artifact(INDEX_FILE)) else {
-        return false;
-    };
-    write_search_cache_for(repo, index, collection, stamp, None);
-    true
+/// that write). Best effort: nothing is written when `index.json` cannot be stat'ed.
+pub fn write_search_cache(repo: &Repo, index: &DocBridgeIndexV1, collection: &Collection) {
+    if let Some(stamp) = file_stamp(&repo.artifact(INDEX_FILE)) {
+        write_search_cache_for(repo, index, collection, stamp, None);
+    }
 }
 
 /// [`write_search_cache`] for an `index.json` whose stamp is known (it may still be on its way
