@@ -284,6 +284,12 @@ fn freshness_skips_the_walk_only_while_no_directory_or_ignore_file_moved() {
     );
 }
 
+/// Removes the query image, so that `query` reads the artifacts (and is vouched for by the
+/// search cache) rather than answer from the image (`tests/query_image.rs`).
+fn remove_query_image(root: &std::path::Path) {
+    std::fs::remove_file(root.join(".doc-bridge/cache/query.bin")).unwrap();
+}
+
 /// `args` under `root` with timings on: exit code, stdout, and the timing log.
 fn run_with_timings(root: &std::path::Path, args: &[&str]) -> (i32, String, String) {
     let out = doc_bridge()
@@ -310,7 +316,8 @@ fn the_search_cache_vouches_for_the_index_it_was_made_from_and_for_no_other() {
     let report: serde_json::Value = serde_json::from_str(&vouched).unwrap();
     assert_eq!(report["status"], "fresh");
     assert_eq!(report["indexHash"], sealed);
-    // A query reads the index but does not hash it again.
+    // A query that reads the index (no query image to answer from) does not hash it again.
+    remove_query_image(dir.path());
     let (code, _, log) = run_with_timings(dir.path(), &["query", "module:src/pyfx/store.py"]);
     assert_eq!(code, 0, "{log}");
     assert!(
@@ -348,6 +355,7 @@ fn the_search_cache_vouches_for_the_snapshot_written_with_its_index_and_for_no_o
     let dir = fixture_copy("python-package");
     index(dir.path());
     let query = ["query", "module:src/pyfx/store.py"];
+    remove_query_image(dir.path());
     let (code, answer, log) = run_with_timings(dir.path(), &query);
     assert_eq!(code, 0, "{log}");
     assert!(
@@ -367,6 +375,7 @@ fn the_search_cache_vouches_for_the_snapshot_written_with_its_index_and_for_no_o
     let bytes = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     std::fs::write(&path, &bytes).unwrap();
+    // (The query image rewritten by the query above names the old file's stamp: not used.)
     let (code, again, log) = run_with_timings(dir.path(), &query);
     assert_eq!(code, 0, "{log}");
     assert!(log.contains("timing verify snapshot:"), "{log}");

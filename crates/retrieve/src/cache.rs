@@ -224,14 +224,15 @@ impl SearchCache {
     }
 }
 
-/// Maps a cache file read-only.
+/// Maps a cache file (or, for the query image, the `snapshot.json` it describes) read-only.
 #[allow(unsafe_code)]
-fn map(file: &std::fs::File) -> Option<memmap2::Mmap> {
+pub(crate) fn map(file: &std::fs::File) -> Option<memmap2::Mmap> {
     // SAFETY: the mapping is undefined behaviour only if the file changes while mapped. doc-bridge
     // never writes a cache file in place: every write goes to a temporary file renamed over the
     // old one (`write_atomic`), which leaves the mapped file untouched. What remains is another
     // program truncating or rewriting `.doc-bridge/cache/search.bin` in place during the few
     // milliseconds a search runs; the contents are checksummed before use either way. Mapping is
-    // what lets a search skip copying the whole cache into fresh memory (issue 3's budget).
+    // what lets a search skip copying the whole cache into fresh memory, and `query` parse only
+    // the elements of `snapshot.json` it needs (artifacts, too, are only ever replaced by rename).
     unsafe { memmap2::Mmap::map(file) }.ok()
 }

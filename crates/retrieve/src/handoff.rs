@@ -42,7 +42,7 @@ pub fn reading_list(
     }
     let mut owned: Vec<&Document> = owner_names
         .iter()
-        .flat_map(|name| graph.agent_docs_owned_by(name).iter().copied())
+        .flat_map(|name| graph.agent_docs_owned_by(name).into_owned())
         .collect();
     owned.dedup_by(|a, b| a.path == b.path);
     owned.sort_by(|a, b| a.path.cmp(&b.path));

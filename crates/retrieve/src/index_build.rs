@@ -232,6 +232,7 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
     let mut knowledge = Vec::new();
     let mut agent_docs: Vec<KnowledgeEntry> = graph
         .documents()
+        .iter()
         .filter(|d| d.agent_doc)
         .map(|d| {
             let id = agent_root
@@ -356,6 +357,7 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
             .copied();
         let targets: BTreeSet<EntityId> = graph
             .within(&owner.path)
+            .into_iter()
             .filter(|e| matches!(e, Entity::Area(_) | Entity::Module(_) | Entity::Package(_)))
             .map(|e| e.id().clone())
             .collect();

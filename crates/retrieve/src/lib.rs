@@ -19,6 +19,7 @@ pub mod llms;
 pub mod overlay;
 pub mod projection;
 pub mod query;
+pub mod query_image;
 pub mod rank;
 pub mod references;
 pub mod snippet;

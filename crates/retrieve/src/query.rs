@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use doc_bridge_model::config::Config;
 use doc_bridge_model::index::{DocBridgeIndexV1, Handoff};
-use doc_bridge_model::projection::RetrievalIndexV1;
+use doc_bridge_model::projection::{ProjectedEntry, RetrievalIndexV1};
 use doc_bridge_model::snapshot::{Entity, Package, RelationKind};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use serde::Serialize;
@@ -26,9 +26,51 @@ pub enum Resolution {
     NotFound,
 }
 
+/// Where [`resolve`] looks up the names that name entities: aliases, file names and stems
+/// ([`entry_names`]), normalized. The projection scans its entries; the query image keeps
+/// them in a table.
+pub trait NameLookup {
+    /// The ids that `key` (a [`normalize_name`]d name) names.
+    fn named(&self, key: &str) -> BTreeSet<EntityId>;
+}
+
+impl NameLookup for RetrievalIndexV1 {
+    fn named(&self, key: &str) -> BTreeSet<EntityId> {
+        self.entries
+            .iter()
+            .filter(|entry| {
+                entry_names(entry).is_some_and(|mut names| names.any(|n| normalize_name(n) == key))
+            })
+            .map(|entry| EntityId::from_raw(entry.id.clone()))
+            .collect()
+    }
+}
+
+/// The names by which `query` finds an entry (its aliases, its file name, and its stem unless
+/// it is a `file` entry: a file no analyzer reads is named by its file name, so `package` names
+/// `docs/package.md`, not every `package.json`); `None` for entries that stand for no entity
+/// (intent and ownership routes).
+pub fn entry_names(entry: &ProjectedEntry) -> Option<impl Iterator<Item = &str>> {
+    if !entry.id.contains(':')
+        || entry.id.starts_with("intent:")
+        || entry.id.starts_with("ownership:")
+    {
+        return None;
+    }
+    let stem = (entry.kind != "file").then(|| entry.path.file_stem());
+    Some(
+        entry
+            .aliases
+            .iter()
+            .map(String::as_str)
+            .chain([entry.path.file_name()])
+            .chain(stem),
+    )
+}
+
 /// Resolves `text`: an entity id, a package name, an alias, a path (file or directory), a file
 /// name or stem.
-pub fn resolve(graph: &Graph<'_>, projection: &RetrievalIndexV1, text: &str) -> Resolution {
+pub fn resolve(graph: &Graph<'_>, names: &dyn NameLookup, text: &str) -> Resolution {
     let trimmed = text.trim();
     let id = EntityId::from_raw(trimmed);
     if graph.entity(&id).is_some() {
@@ -41,12 +83,7 @@ pub fn resolve(graph: &Graph<'_>, projection: &RetrievalIndexV1, text: &str) -> 
     let mut found: BTreeSet<EntityId> = BTreeSet::new();
     // Paths: a directory names its package first, then its area.
     if let Some(path) = RelPath::new(trimmed.trim_start_matches("./").trim_end_matches('/')) {
-        let at_path: Vec<&Entity> = graph
-            .snapshot
-            .entities
-            .iter()
-            .filter(|e| e.path() == &path)
-            .collect();
+        let at_path = graph.at_path(&path);
         if let Some(package) = at_path.iter().find(|e| matches!(e, Entity::Package(_))) {
             return Resolution::Found(package.id().clone());
         }
@@ -55,24 +92,7 @@ pub fn resolve(graph: &Graph<'_>, projection: &RetrievalIndexV1, text: &str) -> 
         }
         found.extend(at_path.iter().map(|e| e.id().clone()));
     }
-    for entry in &projection.entries {
-        // A file no analyzer reads is named by its file name, not its stem (`package` names
-        // `docs/package.md`, not every `package.json`).
-        let stem = (entry.kind != "file").then(|| entry.path.file_stem());
-        let names = entry
-            .aliases
-            .iter()
-            .map(String::as_str)
-            .chain([entry.path.file_name()])
-            .chain(stem);
-        if entry.id.contains(':')
-            && !entry.id.starts_with("intent:")
-            && !entry.id.starts_with("ownership:")
-            && names.into_iter().any(|n| normalize_name(n) == key)
-        {
-            found.insert(EntityId::from_raw(entry.id.clone()));
-        }
-    }
+    found.extend(names.named(&key));
     match found.len() {
         0 => Resolution::NotFound,
         1 => found

@@ -104,6 +104,32 @@ impl<'a> Table<'a> {
         self.len() == 0
     }
 
+    /// The `index`-th (key, value, count), in key order.
+    pub fn at(&self, index: usize) -> Option<(&'a [u8], &'a [u8], u32)> {
+        self.record(index)
+    }
+
+    /// The position of `key` in key order, when the table holds it.
+    pub fn find(&self, key: &str) -> Option<usize> {
+        let at = self.lower_bound(key.as_bytes());
+        (self.record(at)?.0 == key.as_bytes()).then_some(at)
+    }
+
+    /// The position of the first key not less than `key` (the number of keys when there is
+    /// none): where the keys that start with a prefix begin.
+    pub fn lower_bound(&self, key: &[u8]) -> usize {
+        let (mut low, mut high) = (0usize, self.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            // An unreadable record sorts last: a corrupt table loses keys, it never loops.
+            match self.record(middle) {
+                Some((candidate, _, _)) if candidate < key => low = middle + 1,
+                _ => high = middle,
+            }
+        }
+        low
+    }
+
     fn record(&self, index: usize) -> Option<(&'a [u8], &'a [u8], u32)> {
         let base = index.checked_mul(RECORD)?;
         let field = |at: usize| read_u32(self.records, base + at).map(|v| v as usize);
@@ -188,6 +214,12 @@ mod tests {
         assert_eq!(table.get("gamma"), Some((&b"gamma"[..], 1)));
         assert_eq!(table.get("delta"), None);
         assert_eq!(table.iter().count(), 3);
+        assert_eq!(table.find("beta"), Some(1));
+        assert_eq!(table.find("bet"), None);
+        assert_eq!(table.at(2).map(|(k, _, _)| k), Some(&b"gamma"[..]));
+        assert_eq!(table.lower_bound(b"b"), 1);
+        assert_eq!(table.lower_bound(b"a"), 0);
+        assert_eq!(table.lower_bound(b"z"), 3);
     }
 
     proptest! {
@@ -208,6 +240,8 @@ mod tests {
         fn corrupt_tables_never_panic(keys in prop::collection::vec(any::<u8>(), 0..200), records in prop::collection::vec(any::<u8>(), 0..200), values in prop::collection::vec(any::<u8>(), 0..200), probe in ".{0,8}") {
             let table = Table { keys: &keys, records: &records, values: &values };
             let _ = table.get(&probe);
+            let _ = table.find(&probe);
+            let _ = table.lower_bound(probe.as_bytes());
             let _ = table.iter().count();
         }
     }

@@ -82,6 +82,44 @@ pub fn members(text: &[u8]) -> Option<Vec<Member>> {
     }
 }
 
+/// The range of the value of the top-level member `key` of the object in `text`; `None` when
+/// `text` is not an object or has no such member.
+pub fn member(text: &[u8], key: &str) -> Option<Range<usize>> {
+    members(text)?
+        .into_iter()
+        .find(|m| text.get(m.key.clone()) == Some(key.as_bytes()))
+        .map(|m| m.value)
+}
+
+/// The elements of the JSON array at `range` of `text`, as byte ranges of `text`, in order;
+/// `None` unless `range` holds exactly one well-formed array (checked as [`members`] checks
+/// values: balance and terminated strings). A reader that knows where an artifact's array
+/// elements lie can parse one of them without parsing the rest (the query image keeps these
+/// ranges of `snapshot.json`).
+pub fn elements(text: &[u8], range: Range<usize>) -> Option<Vec<Range<usize>>> {
+    let end = range.end;
+    let text = text.get(..end)?;
+    let mut at = skip_space(text, range.start);
+    if text.get(at) != Some(&b'[') {
+        return None;
+    }
+    at = skip_space(text, at + 1);
+    let mut found = Vec::new();
+    if text.get(at) == Some(&b']') {
+        return (skip_space(text, at + 1) == end).then_some(found);
+    }
+    loop {
+        let value_end = value_end(text, at)?;
+        found.push(at..value_end);
+        at = skip_space(text, value_end);
+        match text.get(at) {
+            Some(b',') => at = skip_space(text, at + 1),
+            Some(b']') => return (skip_space(text, at + 1) == end).then_some(found),
+            _ => return None,
+        }
+    }
+}
+
 /// sha256-semantic-v1 of the canonical object in `text` without the members named in
 /// `excluded`: the hash of `{`, the other members' bytes joined by `,`, and `}`. Equal to
 /// [`doc_bridge_model::hash::semantic_hash`] of the value when `text` is that value's canonical
@@ -201,14 +239,6 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::json;
 
-    /// The range of the value of member `key` of the object in `text`.
-    pub fn member_value(text: &[u8], key: &str) -> Option<Range<usize>> {
-        members(text)?
-            .into_iter()
-            .find(|m| text.get(m.key.clone()) == Some(key.as_bytes()))
-            .map(|m| m.value)
-    }
-
     #[test]
     fn members_are_found_with_their_ranges_whatever_the_values() {
         let text = br#"{"a":"x\"}","b":{"c":[1,{"d":"]"}]},"e":-1.5e3,"f":null}"#;
@@ -263,9 +293,29 @@ mod tests {
     }
 
     #[test]
+    fn elements_of_what_is_not_one_array_are_none() {
+        for text in [
+            &b""[..],
+            b"{}",
+            b"[",
+            b"[1,]",
+            b"[1 2]",
+            b"[1] [2]",
+            b"[\"open]",
+            b"[{]",
+        ] {
+            assert_eq!(elements(text, 0..text.len()), None);
+        }
+        assert_eq!(elements(b" [ ] ", 0..5), Some(Vec::new()));
+        assert_eq!(elements(b"[1, \"a,b\"]", 0..10), Some(vec![1..2, 4..9]));
+        // The range bounds the array: what follows it is not read.
+        assert_eq!(elements(b"[1]xyz", 0..3), Some(vec![1..2]));
+    }
+
+    #[test]
     fn replacing_a_string_moves_what_follows() {
         let mut bytes = encode(&json!({"a": "old", "b": 1})).unwrap();
-        let range = member_value(&bytes, "a").unwrap();
+        let range = member(&bytes, "a").unwrap();
         let moved = replace_string(&mut bytes, range, "longer \"one\"").unwrap();
         assert_eq!(moved, 11);
         assert_eq!(bytes, b"{\"a\":\"longer \\\"one\\\"\",\"b\":1}\n");
@@ -319,9 +369,27 @@ mod tests {
         }
 
         #[test]
+        fn array_elements_are_the_ranges_of_their_values(
+            items in prop::collection::vec(arb_json(), 0..8),
+        ) {
+            let value = json!({"a": 1, "rows": items.clone(), "z": [2]});
+            let bytes = encode(&value).unwrap();
+            let range = member(&bytes, "rows").unwrap();
+            let found = elements(&bytes, range).unwrap();
+            // Each range holds exactly the element's own canonical JSON.
+            let held: Vec<&[u8]> = found.iter().map(|r| &bytes[r.clone()]).collect();
+            let expected: Vec<Vec<u8>> = items
+                .iter()
+                .map(|item| encode(item).unwrap().strip_suffix(b"\n").unwrap().to_vec())
+                .collect();
+            prop_assert_eq!(held, expected);
+        }
+
+        #[test]
         fn the_scanner_never_panics(text in prop::collection::vec(any::<u8>(), 0..64)) {
             let _ = members(&text);
             let _ = seal_of(&text, &["a"]);
+            let _ = elements(&text, 0..text.len());
         }
     }
 }

@@ -222,7 +222,7 @@ pub fn publish(
         let built = pipeline::index_from(repo, &snapshot, texts, Some(&snapshot_seal), false);
         (built, joined(writer))
     });
-    let (hash, generated_at, snapshot_write) = written?;
+    let written = written?;
     announce_legacy_migration(repo, &index);
     if let Some(failed) = past_gate {
         crate::errln!(
@@ -231,16 +231,9 @@ pub fn publish(
         );
         index.publication = Some(failed.publication());
     }
-    snapshot.content_hash = hash;
-    snapshot.generated_at = generated_at;
-    let written = write_built(
-        repo,
-        snapshot_write,
-        files,
-        &snapshot,
-        &mut index,
-        &collection,
-    )?;
+    snapshot.content_hash = written.hash.clone();
+    snapshot.generated_at = written.generated_at.clone();
+    let written = write_built(repo, written, files, &snapshot, &mut index, &collection)?;
     Ok(Published {
         snapshot,
         index,
@@ -260,11 +253,11 @@ pub fn seal_and_write(
     collection: &doc_bridge_retrieve::collection::Collection,
     files: (&[WalkedFile], &AnalysisCache),
 ) -> Result<Written, UserError> {
-    let (hash, generated_at, snapshot_write) = write_snapshot(repo, snapshot, &OnceLock::new())?;
-    index.projection.snapshot_hash = hash.clone();
-    snapshot.content_hash = hash;
-    snapshot.generated_at = generated_at;
-    write_built(repo, snapshot_write, files, snapshot, index, collection)
+    let written = write_snapshot(repo, snapshot, &OnceLock::new())?;
+    index.projection.snapshot_hash = written.hash.clone();
+    snapshot.content_hash = written.hash.clone();
+    snapshot.generated_at = written.generated_at.clone();
+    write_built(repo, written, files, snapshot, index, collection)
 }
 
 /// How a run ended, for its summary.
@@ -399,7 +392,7 @@ pub struct Written {
 /// while the index is synced to disk.
 fn write_built(
     repo: &Repo,
-    snapshot_write: PendingWrite,
+    snapshot_write: SnapshotWrite,
     (walked, analyses): (&[WalkedFile], &AnalysisCache),
     snapshot: &Snapshot,
     index: &mut DocBridgeIndexV1,
@@ -410,6 +403,11 @@ fn write_built(
             .commit()
             .map_err(|e| UserError::error(format!("cannot write artifact: {e}")))
     };
+    let SnapshotWrite {
+        pending: snapshot_write,
+        spans,
+        ..
+    } = snapshot_write;
     // Taken before the commit: syncing and renaming change none of it.
     let snapshot_stamp = snapshot_write
         .metadata()
@@ -431,6 +429,17 @@ fn write_built(
         let index = &*index;
         let stamp = pending.metadata().ok().and_then(|m| pipeline::stamp_of(&m));
         let index_sync = scope.spawn(move || phase("sync index", || committed(pending)));
+        let query_image = scope.spawn(move || {
+            let stamps = pipeline::ArtifactStamps {
+                index: stamp?,
+                snapshot: snapshot_stamp?,
+            };
+            let spans = spans.as_ref()?;
+            phase("write query image", || {
+                pipeline::write_query_image(repo, index, snapshot, spans, stamps)
+            });
+            Some(())
+        });
         if let Some(stamp) = stamp {
             phase("write search cache", || {
                 pipeline::write_search_cache_for(repo, index, collection, stamp, snapshot_stamp)
@@ -442,6 +451,7 @@ fn write_built(
         // Both are in place and name each other: the snapshot kept for the old index goes.
         pipeline::release_paired_snapshot(repo);
         joined(side);
+        joined(query_image);
         let written = Written {
             snapshot: wrote_snapshot,
             index: wrote_index,
@@ -453,14 +463,25 @@ fn write_built(
     })
 }
 
+/// `snapshot.json` on its way to disk ([`write_snapshot`]).
+struct SnapshotWrite {
+    /// The seal.
+    hash: ContentHash,
+    /// The `generatedAt` recorded (the previous file's when the content did not change).
+    generated_at: String,
+    /// The write, up to its sync and rename.
+    pending: PendingWrite,
+    /// Where its entities and relations lie in the bytes, for the query image.
+    spans: Option<doc_bridge_retrieve::query_image::Spans>,
+}
+
 /// Encodes and seals the unsealed `snapshot` (publishing the seal in `sealed` as soon as it is
-/// known) and prepares `snapshot.json`, up to its sync and rename. Returns the seal, the
-/// `generatedAt` recorded (the previous file's when the content did not change) and the write.
+/// known) and prepares `snapshot.json`, up to its sync and rename.
 fn write_snapshot(
     repo: &Repo,
     snapshot: &Snapshot,
     sealed: &OnceLock<ContentHash>,
-) -> Result<(ContentHash, String, PendingWrite), UserError> {
+) -> Result<SnapshotWrite, UserError> {
     let mut encoded = phase("snapshot: encode", || Encoded::new(snapshot)).map_err(cannot_write)?;
     let hash = phase("snapshot: seal", || encoded.seal(SNAPSHOT_HASH_EXCLUDED));
     let _ = sealed.set(hash.clone());
@@ -474,7 +495,15 @@ fn write_snapshot(
         encoded.prepare_write(&repo.artifact(SNAPSHOT_FILE))
     })
     .map_err(cannot_write)?;
-    Ok((hash, generated_at, pending))
+    let spans = phase("snapshot: element spans", || {
+        doc_bridge_retrieve::query_image::Spans::of(encoded.bytes())
+    });
+    Ok(SnapshotWrite {
+        hash,
+        generated_at,
+        pending,
+        spans,
+    })
 }
 
 /// Seals the unsealed `index` (from one encoding, see `doc_bridge_retrieve::seal`) and

@@ -2,47 +2,80 @@
 
 use serde_json::json;
 
+use doc_bridge_model::EntityId;
 use doc_bridge_retrieve::graph::Graph;
 use doc_bridge_retrieve::query::{Resolution, closest_matches, entity_handoff, resolve};
 
 use crate::args::QueryArgs;
 use crate::exit::{CommandResult, Exit, UserError};
-use crate::pipeline::load_for_query_with_snapshot;
+use crate::pipeline::{self, ArtifactStamps, load_for_query_with_snapshot};
 use crate::repo::Repo;
 
 /// Resolves the target and prints its handoff; exit 1 with the closest matches when unknown.
+///
+/// The query image answers when it vouches for both artifacts and the inputs are unchanged: it
+/// parses only what the handoff reads of `snapshot.json`. Otherwise, and for a target the image
+/// does not find (whose closest matches need the index), the artifacts are read and verified in
+/// full, and the image is written again for the next query.
 pub fn run(args: &QueryArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
+    if let Some(image) = pipeline::fresh_query_image(&repo)? {
+        let graph = Graph::from_image(&image);
+        match resolve(&graph, &image, &args.target) {
+            Resolution::Found(id) => return answer(args, &repo, &graph, id, None),
+            Resolution::Ambiguous(ids) => return ambiguous(args, ids),
+            Resolution::NotFound => {}
+        }
+    }
+    let stamps = ArtifactStamps::now(&repo);
     let (loaded, snapshot) = load_for_query_with_snapshot(&repo, args.allow_stale)?;
     let graph = Graph::new(&snapshot);
-    let id = match resolve(&graph, &loaded.index.projection, &args.target) {
+    let resolution = resolve(&graph, &loaded.index.projection, &args.target);
+    if let (Some(stamps), None) = (stamps, &loaded.stale) {
+        pipeline::rewrite_query_image(&repo, &loaded.index, &snapshot, stamps);
+    }
+    let id = match resolution {
         Resolution::Found(id) => id,
-        Resolution::Ambiguous(ids) => {
-            let names: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
-            return not_found(
-                args,
-                format!("`{}` names {} entities; pick one", args.target, ids.len()),
-                names,
-            );
-        }
+        Resolution::Ambiguous(ids) => return ambiguous(args, ids),
         Resolution::NotFound => {
             let closest = closest_matches(&loaded.index, &args.target);
             return not_found(args, format!("no entity named `{}`", args.target), closest);
         }
     };
+    answer(args, &repo, &graph, id, loaded.stale.as_ref())
+}
+
+/// A target that names several entities: exit 1 with them.
+fn ambiguous(args: &QueryArgs, ids: Vec<EntityId>) -> CommandResult {
+    let names: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
+    not_found(
+        args,
+        format!("`{}` names {} entities; pick one", args.target, ids.len()),
+        names,
+    )
+}
+
+/// Prints the handoff of `id` (from an index that is stale, when `stale` says so).
+fn answer(
+    args: &QueryArgs,
+    repo: &Repo,
+    graph: &Graph<'_>,
+    id: EntityId,
+    stale: Option<&doc_bridge_retrieve::Freshness>,
+) -> CommandResult {
     let agent_root = repo.agent_root();
-    let handoff = entity_handoff(&graph, &repo.config, agent_root.as_ref(), &id)
+    let handoff = entity_handoff(graph, &repo.config, agent_root.as_ref(), &id)
         .ok_or_else(|| UserError::error(format!("entity `{id}` vanished from the snapshot")))?;
     if args.output.json {
         let mut value = serde_json::to_value(&handoff).unwrap_or_default();
         value["id"] = json!(id);
-        if loaded.stale.is_some() {
+        if stale.is_some() {
             value["stale"] = json!(true);
         }
         crate::outln!("{value:#}");
         return Ok(Exit::Ok);
     }
-    if let Some(stale) = &loaded.stale {
+    if let Some(stale) = stale {
         crate::errln!(
             "warning: answering from a stale index: {}",
             stale.summary(5)

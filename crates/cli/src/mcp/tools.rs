@@ -445,8 +445,9 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
         if at >= depth {
             continue;
         }
-        let outbound = graph.outbound(&current).iter().map(|r| ("out", *r, &r.to));
-        let inbound = graph.inbound(&current).iter().map(|r| ("in", *r, &r.from));
+        let (outbound, inbound) = (graph.outbound(&current), graph.inbound(&current));
+        let outbound = outbound.iter().map(|r| ("out", *r, &r.to));
+        let inbound = inbound.iter().map(|r| ("in", *r, &r.from));
         let mut step: Vec<(&str, &doc_bridge_model::snapshot::Relation, &EntityId)> =
             outbound.chain(inbound).collect();
         step.sort_by(|a, b| (a.2, a.1.kind, a.0).cmp(&(b.2, b.1.kind, b.0)));

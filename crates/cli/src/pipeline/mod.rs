@@ -7,12 +7,14 @@ mod caches;
 mod freshness;
 mod load;
 mod overlay;
+mod query_image;
 
 pub use build::*;
 pub use caches::*;
 pub use freshness::*;
 pub use load::*;
 pub use overlay::*;
+pub use query_image::*;
 
 pub use doc_bridge_discover::seal_snapshot;
 
