@@ -5,9 +5,12 @@
 //! HISTORY, NEWS, CONTRIBUTING, CODE_OF_CONDUCT, SECURITY, SUPPORT, LICENSE, NOTICE, AUTHORS,
 //! MAINTAINERS, GOVERNANCE, FUNDING, PULL_REQUEST_TEMPLATE, at any depth); everything under a
 //! `.github/` or `.gitlab/` directory (issue and pull request templates, workflow notes: the host
-//! shows them) or under `.changeset/` (release notes waiting for the next release); and agent
+//! shows them) or under `.changeset/` (release notes waiting for the next release); bundled
+//! licence texts (`licenses/`), Sphinx's `_templates/`, INSTALL, agent skills (`SKILL.md`) and
+//! a folder's note about one of its files (`ml_map.README.rst`); and agent
 //! documents (`corpus.agent.root`), which reach agents through `llms.txt` and handoffs; change
-//! log entries (`changelog_unreleased/`, by [`doc_bridge_model::file_role`]); and the
+//! log entries (`changelog_unreleased/`, news fragments such as `19939.bugfix.rst`, by
+//! [`doc_bridge_model::file_role`]); and the
 //! pages of a documentation site (a directory with a `.vitepress/`, `docusaurus.config.*`,
 //! `astro.config.*` or `mkdocs.yml`, [`doc_bridge_model::site_generator`]), which its
 //! generator reaches through the sidebar and navigation it builds, not through links. A
@@ -44,6 +47,7 @@ const ENTRY_STEMS: &[&str] = &[
     "governance",
     "history",
     "index",
+    "install",
     "licence",
     "license",
     "maintainers",
@@ -52,12 +56,22 @@ const ENTRY_STEMS: &[&str] = &[
     "pull_request_template",
     "readme",
     "security",
+    "skill",
     "summary",
     "support",
 ];
 
-/// Directories whose documents the hosting service or a tool shows by itself.
-const HOST_DIRS: &[&str] = &[".github", ".gitlab", ".changeset"];
+/// Directories whose documents the hosting service or a tool shows by itself, or that hold
+/// texts no page links to by nature: bundled licence texts, and the templates a documentation
+/// generator fills in (Sphinx's `_templates/`).
+const HOST_DIRS: &[&str] = &[
+    ".github",
+    ".gitlab",
+    ".changeset",
+    "licenses",
+    "licences",
+    "_templates",
+];
 
 /// Whether a document is an entry point by name (exempt from `orphan-document`).
 pub fn is_entry_document(path: &RelPath) -> bool {
@@ -65,6 +79,8 @@ pub fn is_entry_document(path: &RelPath) -> bool {
     ENTRY_STEMS.contains(&stem.as_str())
         || stem.starts_with("license_")
         || stem.starts_with("licence_")
+        // A folder's note about one of its files (`ml_map.README.rst`).
+        || stem.ends_with(".readme")
 }
 
 /// Whether a document lies in a DocC catalog (`X.docc/`): DocC builds the catalog's navigation
@@ -82,7 +98,7 @@ fn is_host_document(path: &RelPath) -> bool {
     let text = path.as_str();
     let mut dirs = text.split('/');
     dirs.next_back();
-    dirs.any(|dir| HOST_DIRS.contains(&dir))
+    dirs.any(|dir| HOST_DIRS.contains(&dir.to_ascii_lowercase().as_str()))
 }
 
 /// The directories of the documentation sites in the snapshot.
@@ -190,6 +206,13 @@ mod tests {
                 document("Sources/Lamp/Lamp.docc/Lamp.md"),
                 document("Sources/Lamp/Lamp.docc/Extensions/Wick.md"),
                 document("docs/notes.docc.md"),
+                document("INSTALL.rst"),
+                document("licenses/ERFA.rst"),
+                document("doc/_templates/autosummary.rst"),
+                document("doc/images/ml_map.README.rst"),
+                document(".agents/skills/perf/SKILL.md"),
+                document("docs/changes/io.fits/19939.bugfix.rst"),
+                document("docs/templates-guide.md"),
                 agent,
             ],
             vec![
@@ -206,7 +229,8 @@ mod tests {
                 "docs/github/guide.md",
                 "docs/notes.docc.md",
                 "docs/orphan.md",
-                "docs/self.md"
+                "docs/self.md",
+                "docs/templates-guide.md"
             ]
         );
         assert!(out.iter().all(|d| d.code == "orphan-document"));

@@ -107,9 +107,9 @@ mod tests {
     fn lines_summary_strictness_and_enrichment() {
         let mut snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
         snapshot.diagnostics = vec![Diagnostic::new(
-            "parse-error",
+            "front-matter-invalid",
             Severity::Warning,
-            RelPath::new("src/a.py").unwrap(),
+            RelPath::new("src/a.md").unwrap(),
             Some(3),
             "bad\nsyntax",
             None,
@@ -123,7 +123,7 @@ mod tests {
         let report = fresh_report(&snapshot, Some(enrichment));
         assert_eq!(
             render(&report, false, SeverityCounts::default()),
-            "src/a.py:3: warning[parse-error] bad syntax\n\
+            "src/a.md:3: warning[front-matter-invalid] bad syntax\n\
              check passed: 0 error(s), 1 warning(s), 0 info (index fresh)\n\
              enrichment: skipped (no agent)\n"
         );
@@ -140,8 +140,8 @@ mod tests {
             Diagnostic::new(code, severity, RelPath::new(path).unwrap(), None, "m", None)
         };
         snapshot.diagnostics = vec![
-            diagnostic("parse-error", Severity::Warning, "a.py"),
-            diagnostic("parse-error", Severity::Warning, "b.py"),
+            diagnostic("front-matter-invalid", Severity::Warning, "a.md"),
+            diagnostic("front-matter-invalid", Severity::Warning, "b.md"),
             diagnostic("uncovered-area", Severity::Info, "c.py"),
         ];
         let report = fresh_report(&snapshot, None);

@@ -191,13 +191,14 @@ fn fresh_clean_repository_exits_0_and_strict_counts_warnings() {
     assert_eq!(code(&out), 0, "info never counts: {}", stdout(&out));
 
     let dir = fixture_copy("python-package");
+    with_one_warning(dir.path());
     index(dir.path());
     let out = check(dir.path(), &[]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let out = check(dir.path(), &["--strict"]);
-    assert_eq!(code(&out), 1, "a parse-error warning fails --strict");
+    assert_eq!(code(&out), 1, "an orphan-document warning fails --strict");
     assert!(
-        stdout(&out).contains("warning[parse-error]"),
+        stdout(&out).contains("warning[orphan-document]"),
         "{}",
         stdout(&out)
     );
@@ -585,6 +586,7 @@ fn min_severity_narrows_what_is_printed_and_counted_but_not_the_report_file() {
 #[test]
 fn strict_ignores_warnings_below_the_threshold() {
     let dir = fixture_copy("python-package");
+    with_one_warning(dir.path());
     index(dir.path());
     let out = check(dir.path(), &["--strict"]);
     assert_eq!(code(&out), 1, "{}", stdout(&out));
@@ -595,4 +597,13 @@ fn strict_ignores_warnings_below_the_threshold() {
         "{}",
         stdout(&out)
     );
+}
+
+/// Adds a document nothing links to: one `orphan-document` warning, and no error.
+fn with_one_warning(root: &std::path::Path) {
+    std::fs::write(
+        root.join("docs/unlinked.md"),
+        "# Unlinked\n\nNobody links here.\n",
+    )
+    .unwrap();
 }

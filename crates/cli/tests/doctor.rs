@@ -36,6 +36,8 @@ fn stable(text: &str, root: &Path) -> String {
 #[test]
 fn fresh_index_with_warnings_only_is_in_order() {
     let dir = fixture_copy("python-package");
+    // One warning: a document nothing links to.
+    std::fs::write(dir.path().join("docs/unlinked.md"), "# Unlinked\n").unwrap();
     index(dir.path());
     let out = run(dir.path(), &["doctor"]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));

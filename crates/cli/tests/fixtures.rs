@@ -434,6 +434,47 @@ fn sphinx_project_links_resolve_as_sphinx_resolves_them() {
     );
 }
 
+/// What a Sphinx build makes or matches: globbed toctrees, conditional toctrees, gallery pages
+/// and images, templates, build output, MyST references and toctrees, compiled modules. Only
+/// the one real broken link is reported.
+#[test]
+fn sphinx_build_conventions_resolve() {
+    let dir = fixture_copy("sphinx-gallery");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    for (from, to) in [
+        ("docs/index.rst", "document:docs/news/101.bugfix.rst"),
+        ("docs/index.rst", "document:docs/news/102.feature.rst"),
+        ("docs/index.rst", "document:docs/guide.md"),
+        ("docs/index.rst", "document:docs/dev-notes.rst"),
+        ("docs/index.rst", "module:examples/plot_glaze.py"),
+        ("docs/guide.md", "document:docs/dev-notes.rst"),
+        ("docs/guide.md", "module:src/glaze/core.py"),
+        ("docs/guide.md", "document:docs/tutorial.md"),
+        ("docs/tutorial.md", "document:docs/guide.md"),
+    ] {
+        assert!(
+            relation_exists(&s, &format!("document:{from}"), "links-to", to),
+            "{from} → {to}"
+        );
+    }
+    let check = run(dir.path(), &["check", "--quiet", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let findings: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] != "info")
+        .map(|f| {
+            let message = f["message"].as_str().unwrap();
+            (f["code"].as_str().unwrap().to_owned(), message.to_owned())
+        })
+        .collect();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0].0, "broken-link");
+    assert!(findings[0].1.contains("missing-page"), "{findings:?}");
+}
+
 /// AsciiDoc documents: `xref:` and `<<file.adoc#id,…>>` links, `include::`, a broken `xref:`.
 #[test]
 fn asciidoc_site_links_resolve() {

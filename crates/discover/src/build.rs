@@ -51,7 +51,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 8;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 9;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -178,6 +178,15 @@ struct Builder<'a> {
     /// Each label documents define (`.. _label:`, `[[id]]`) → the first document by path that
     /// defines it.
     labels: HashMap<&'a str, &'a RelPath>,
+    /// Every document's path, in path order (what a `toctree` glob is matched against).
+    document_paths: Vec<&'a RelPath>,
+    /// Example scripts by (directory name, stem): the sources of the pages sphinx-gallery
+    /// generates (`gallery/animation/animate_decay` from `examples/animation/animate_decay.py`).
+    gallery_sources: HashMap<(&'a str, &'a str), Vec<&'a RelPath>>,
+    /// The Sphinx source directories.
+    sphinx_sources: Vec<RelPath>,
+    /// The same sources by page name alone (no gallery `index`).
+    gallery_by_stem: HashMap<&'a str, Vec<&'a RelPath>>,
     /// DocC: (catalog directory, file name) → the first file by path of that name anywhere in
     /// the catalog: DocC finds articles (`<doc:Name>`, by stem) and resources (`![](a.png)`) by
     /// name, wherever they sit in `X.docc/`.
@@ -266,6 +275,34 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        let document_paths: Vec<&RelPath> = observed
+            .iter()
+            .filter(|file| document_facts(file, &sphinx_texts).is_some())
+            .map(|file| &file.record.path)
+            .collect();
+        let mut gallery_sources: HashMap<(&str, &str), Vec<&RelPath>> = HashMap::new();
+        let mut gallery_by_stem: HashMap<&str, Vec<&RelPath>> = HashMap::new();
+        for file in observed {
+            let path = &file.record.path;
+            let in_gallery = is_gallery_path(path);
+            // A script is a page, and so is a page copied as it is; a gallery's header is its
+            // directory's `index`.
+            let page = match (path.extension(), path.file_name()) {
+                (_, "GALLERY_HEADER.rst" | "README.txt" | "README.rst") => Some("index"),
+                (Some("py" | "rst" | "md" | "txt"), _) => Some(path.file_stem()),
+                _ => None,
+            };
+            if let (true, Some(page)) = (in_gallery, page) {
+                let parent = path.as_str().rsplit('/').nth(1).unwrap_or("");
+                gallery_sources
+                    .entry((parent, page))
+                    .or_default()
+                    .push(path);
+                if page != "index" {
+                    gallery_by_stem.entry(page).or_default().push(path);
+                }
+            }
+        }
         let mut docc_files: HashMap<(RelPath, String), &RelPath> = HashMap::new();
         for file in observed {
             if let Some(catalog) = docc_catalog(&file.record.path) {
@@ -316,6 +353,10 @@ impl<'a> Builder<'a> {
             pages_by_name,
             sphinx_texts,
             labels,
+            document_paths,
+            gallery_sources,
+            gallery_by_stem,
+            sphinx_sources: sphinx,
             docc_files,
         }
     }
@@ -711,6 +752,101 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// What a documentation build makes in place of `path`, a link target that does not exist:
+    /// a page rendered from a template beside it (`maintainer.rst.template`); what Sphinx writes
+    /// to `_build/`; and what sphinx-gallery generates: the page of an example script
+    /// (`gallery/animation/animate_decay[.html]`, found as the one example
+    /// `…/animation/animate_decay.py`) or of a page it copies, or one of the images it renders
+    /// (`images/sphx_glr_<script>_001.png`). Build output has no source of its own: it stands
+    /// for nothing, and is no broken link.
+    fn gallery_page(&self, from: &RelPath, path: &RelPath) -> Option<Found> {
+        if path.file_name().starts_with("sphx_glr_")
+            || path.as_str().split('/').any(|d| d == "_build")
+        {
+            return Some(Found::Generated);
+        }
+        // A page the build renders from a template beside it (`index.rst.template`).
+        for template in [format!("{path}.template"), format!("{path}.rst.template")] {
+            if self.files.contains_key(template.as_str()) {
+                return RelPath::new(&template).map(Found::File);
+            }
+        }
+        let stem = match path.extension() {
+            None => path.file_name(),
+            Some("html" | "rst" | "txt" | "ipynb") => path.file_stem(),
+            Some(_) => return None,
+        };
+        // sphinx-gallery's pages are asked for by the documents of a Sphinx project (and by
+        // the gallery's own pages).
+        let in_project =
+            self.sphinx_sources.iter().any(|dir| from.is_within(dir)) || is_gallery_path(from);
+        if !in_project {
+            return None;
+        }
+        let parent = path.as_str().rsplit('/').nth(1)?;
+        // Sources in one directory (a header and a copied index) are one page: the first.
+        let one = |sources: &[&RelPath]| -> Option<Found> {
+            let first = sources.first()?;
+            let dir = first.parent();
+            sources
+                .iter()
+                .all(|s| s.parent() == dir)
+                .then(|| Found::File((*first).clone()))
+        };
+        // A gallery may be served under another directory name than its sources have
+        // (`users/explain` from `users_explain`): then a page name found once is enough.
+        // `auto_examples/` from `examples/` is sphinx-gallery's default.
+        let source_dir = if parent == "auto_examples" {
+            "examples"
+        } else {
+            parent
+        };
+        self.gallery_sources
+            .get(&(parent, stem))
+            .or_else(|| self.gallery_sources.get(&(source_dir, stem)))
+            .and_then(|sources| one(sources))
+            .or_else(|| match self.gallery_by_stem.get(stem)?.as_slice() {
+                [only] => Some(Found::File((*only).clone())),
+                _ => None,
+            })
+    }
+
+    /// The documents a `toctree` glob names: those whose name (path without its extension)
+    /// matches the pattern, joined to the linking document's directory `dir`, or to each site
+    /// root for a `/`-rooted pattern (Sphinx's source directory).
+    fn glob_documents(
+        &self,
+        dir: &RelPath,
+        roots: &[crate::sites::SiteRoot],
+        link: &doc_bridge_markdown::Link,
+    ) -> Vec<&'a RelPath> {
+        let bases: Vec<(&RelPath, &str)> = match (link.path.as_deref(), link.site_path.as_deref()) {
+            (Some(pattern), _) => vec![(dir, pattern)],
+            (None, Some(pattern)) => roots
+                .iter()
+                .map(|root| (&root.dir, pattern.trim_start_matches('/')))
+                .collect(),
+            _ => Vec::new(),
+        };
+        self.document_paths
+            .iter()
+            .copied()
+            .filter(|path| {
+                let name = path.as_str();
+                let name = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+                bases.iter().any(|(base, pattern)| {
+                    let relative = if base.is_root() {
+                        Some(name)
+                    } else {
+                        name.strip_prefix(base.as_str())
+                            .and_then(|rest| rest.strip_prefix('/'))
+                    };
+                    relative.is_some_and(|relative| crate::links::glob_matches(pattern, relative))
+                })
+            })
+            .collect()
+    }
+
     /// One document's entity, relations and diagnostics.
     fn document(
         &self,
@@ -750,6 +886,23 @@ impl<'a> Builder<'a> {
         // The site roots in this document's order, computed at its first site-absolute link.
         let mut site_roots = None;
         for link in &facts.links {
+            if link.glob {
+                let roots =
+                    site_roots.get_or_insert_with(|| self.site_roots.for_document(&record.path));
+                for path in self.glob_documents(&dir, roots, link) {
+                    if let Some(entity) = self.entity_at(path) {
+                        relations.push(Relation {
+                            from: id.clone(),
+                            to: entity,
+                            kind: RelationKind::LinksTo,
+                            provenance: Provenance::Observed,
+                            evidence: at_line(record, link.line),
+                            via: Some(link.target.clone()),
+                        });
+                    }
+                }
+                continue;
+            }
             if let Some(label) = link.label.as_deref() {
                 // A label no document defines is left alone: extensions (`autosectionlabel`)
                 // and other projects (intersphinx) define labels this tree does not show.
@@ -795,7 +948,11 @@ impl<'a> Builder<'a> {
             let found = if site {
                 let roots =
                     site_roots.get_or_insert_with(|| self.site_roots.for_document(&record.path));
-                match crate::links::find_site(&tree, roots, target) {
+                let generated = || {
+                    crate::links::site_candidates(roots, target)
+                        .find_map(|(path, _)| self.gallery_page(&record.path, &path))
+                };
+                match crate::links::find_site(&tree, roots, target).or_else(generated) {
                     Some(found) => found,
                     None => {
                         let on_disk = crate::links::site_candidates(roots, target)
@@ -829,10 +986,24 @@ impl<'a> Builder<'a> {
                     let path = self.docc_files.get(&(catalog, target.to_owned()))?;
                     Some(Found::File((*path).clone()))
                 };
+                // MyST: `[text](name)` is a reference to a label (`(name)=`, `.. _name:`) or
+                // to a documented Python object (`pkg.mod.Class`) when no file has the name.
+                let reference = || {
+                    (!target.contains('/') && link.fragment.is_none()).then_some(())?;
+                    let label = doc_bridge_markdown::normalize_label(target);
+                    if let Some(path) = self.labels.get(label.as_str()) {
+                        return Some(Found::File((*path).clone()));
+                    }
+                    let module = self.python_dotted(target)?;
+                    let path = module.as_str().strip_prefix("module:")?;
+                    Some(Found::File(RelPath::new(path)?))
+                };
                 match crate::links::find(&tree, &resolved, directory_form)
                     .or_else(in_default_locale)
                     .or_else(bare_page)
                     .or_else(docc_resource)
+                    .or_else(reference)
+                    .or_else(|| self.gallery_page(&record.path, &resolved))
                 {
                     Some(found) => found,
                     None => {
@@ -1172,6 +1343,14 @@ fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
 /// The serde (kebab-case) name of an analyzer enum value.
 /// The document facts of an observation: a document's, or a `.txt` file's inside a Sphinx
 /// source directory (`sphinx_texts`).
+/// Whether a file lies where sphinx-gallery sources are kept: example code, or a `galleries/`
+/// directory.
+fn is_gallery_path(path: &RelPath) -> bool {
+    doc_bridge_model::file_role::file_role(path)
+        == Some(doc_bridge_model::file_role::FileRole::Example)
+        || path.as_str().split('/').any(|dir| dir.contains("galler"))
+}
+
 fn document_facts<'f>(
     file: &'f ObservedFile,
     sphinx_texts: &HashSet<&str>,

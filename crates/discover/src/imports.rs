@@ -59,6 +59,10 @@ pub type Resolved = (ImportResolution, Vec<EntityId>);
 
 const JS_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "d.ts", "js", "jsx", "mjs", "cjs"];
 
+/// The sources a compiled Python extension module is built from (Cython, and the templates
+/// scikit-learn and others render into it).
+const PYTHON_COMPILED: [&str; 5] = ["pyx", "pyx.tp", "pxd", "pxd.tp", "pyx.in"];
+
 impl<'a> Resolver<'a> {
     /// Builds the lookups. `cargo_lib_paths` maps a Cargo package id to its `[lib] path`.
     pub fn new(
@@ -202,6 +206,19 @@ impl<'a> Resolver<'a> {
             }
         }
         python_roots.insert(RelPath::root());
+        // A workspace package's import package kept in a directory of its own (`lib/matplotlib`,
+        // `python/pkg`): that directory is an import root too, as the build's `package-dir`
+        // makes it (a `src/` layout is found above without this).
+        for module in &python_modules {
+            if module.file_name() != "__init__.py" {
+                continue;
+            }
+            let package_dir = module.parent();
+            let name = package_dir.file_name().replace('-', "_").to_lowercase();
+            if !package_dir.is_root() && resolver.python_names.contains(&name) {
+                python_roots.insert(package_dir.parent());
+            }
+        }
         // Index each root by the top-level names below it, so an absolute import looks only at
         // the roots that can hold it (not at every project in a large monorepo).
         for module in python_modules {
@@ -645,6 +662,22 @@ impl<'a> Resolver<'a> {
                 return (ImportResolution::Internal, vec![EntityId::module(&found)]);
             }
         }
+        // A compiled extension module: built from a Cython source (or its template) that no
+        // analyzer reads, found as the file it is built from.
+        for base in &bases {
+            let target = if rel.is_empty() {
+                None
+            } else {
+                base.join(&rel)
+            };
+            let Some(target) = target else { continue };
+            if PYTHON_COMPILED
+                .iter()
+                .any(|ext| self.files.contains(format!("{target}.{ext}").as_str()))
+            {
+                return (ImportResolution::File, Vec::new());
+            }
+        }
         let first = dotted.split('.').next().unwrap_or("").to_lowercase();
         if dots > 0 || self.python_names.contains(&first) {
             (ImportResolution::Unresolved, Vec::new())
@@ -655,12 +688,20 @@ impl<'a> Resolver<'a> {
 
     fn python_module(&self, base: Option<&RelPath>) -> Option<RelPath> {
         let base = base?;
-        let file = if base.is_root() {
-            None
+        let (file, stub) = if base.is_root() {
+            (None, None)
         } else {
-            RelPath::new(&format!("{base}.py"))
+            (
+                RelPath::new(&format!("{base}.py")),
+                RelPath::new(&format!("{base}.pyi")),
+            )
         };
-        self.found([file, base.join("__init__.py")])
+        self.found([
+            file,
+            base.join("__init__.py"),
+            stub,
+            base.join("__init__.pyi"),
+        ])
     }
 
     fn go(&self, specifier: &str) -> Resolved {
@@ -925,6 +966,47 @@ mod tests {
                 .0,
             ImportResolution::External
         );
+    }
+
+    #[test]
+    fn python_packages_kept_below_the_root_stubs_and_compiled_modules() {
+        let modules = vec![
+            p("lib/matplotlib/__init__.py"),
+            p("lib/matplotlib/text.py"),
+            p("lib/matplotlib/ft2font.pyi"),
+            p("lib/mpl_toolkits/mplot3d/__init__.py"),
+            p("tools/helper.py"),
+        ];
+        let packages = vec![package("matplotlib", ".", Ecosystem::Python)];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new())
+            .with_files(["lib/matplotlib/_path.pyx", "lib/matplotlib/_tri.pyx.tp"]);
+        let from = p("lib/matplotlib/text.py");
+        let resolve = |specifier: &str, names: &[&str]| {
+            let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            r.resolve(Language::Python, &from, specifier, &names, false)
+        };
+        // The package's directory is found below `lib/`, and so is its neighbour.
+        assert_eq!(
+            ids(&resolve("matplotlib.text", &[])),
+            ["module:lib/matplotlib/text.py"]
+        );
+        assert_eq!(
+            ids(&resolve("mpl_toolkits.mplot3d", &[])),
+            ["module:lib/mpl_toolkits/mplot3d/__init__.py"]
+        );
+        // A stub stands for a compiled module; a Cython source (or template) is a file.
+        assert_eq!(
+            ids(&resolve("matplotlib.ft2font", &[])),
+            ["module:lib/matplotlib/ft2font.pyi"]
+        );
+        assert_eq!(resolve("._path", &[]).0, ImportResolution::File);
+        assert_eq!(resolve("matplotlib._tri", &[]).0, ImportResolution::File);
+        // What exists nowhere is still unresolved.
+        assert_eq!(
+            resolve("matplotlib.nothing", &[]).0,
+            ImportResolution::Unresolved
+        );
+        assert_eq!(resolve(".nothing", &[]).0, ImportResolution::Unresolved);
     }
 
     #[test]

@@ -174,6 +174,89 @@ pub enum Found {
     File(RelPath),
     /// A directory with no index page.
     Directory(RelPath),
+    /// Something the documentation generator makes at build time, which has no source in the
+    /// tree (an image sphinx-gallery renders): no broken link, and no entity to link to.
+    Generated,
+}
+
+/// Whether a document name matches a `toctree` glob as Sphinx matches them (`fnmatch`): `*`
+/// any run of characters, `/` included; `?` one character; `[...]` a class (`[!...]` negated).
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    let (pattern, name): (Vec<char>, Vec<char>) =
+        (pattern.chars().collect(), name.chars().collect());
+    // Iterative matching with one backtrack point for the last `*`: linear in practice,
+    // quadratic at worst, never exponential.
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match pattern.get(p) {
+            Some('*') => {
+                star = Some((p, n));
+                p += 1;
+                continue;
+            }
+            Some('?') => {
+                p += 1;
+                n += 1;
+                continue;
+            }
+            Some('[') => {
+                if let Some((matched, next)) = class_matches(&pattern, p, name[n]) {
+                    if matched {
+                        p = next;
+                        n += 1;
+                        continue;
+                    }
+                } else if name[n] == '[' {
+                    p += 1;
+                    n += 1;
+                    continue;
+                }
+            }
+            Some(c) if *c == name[n] => {
+                p += 1;
+                n += 1;
+                continue;
+            }
+            _ => {}
+        }
+        match star {
+            Some((star_p, star_n)) => {
+                p = star_p + 1;
+                n = star_n + 1;
+                star = Some((star_p, star_n + 1));
+            }
+            None => return false,
+        }
+    }
+    pattern[p..].iter().all(|c| *c == '*')
+}
+
+/// Whether `c` is in the `[...]` class opening at `pattern[at]`, and where the class ends;
+/// `None` for an unclosed `[` (a literal).
+fn class_matches(pattern: &[char], at: usize, c: char) -> Option<(bool, usize)> {
+    let mut i = at + 1;
+    let negated = matches!(pattern.get(i), Some('!' | '^'));
+    if negated {
+        i += 1;
+    }
+    let mut matched = false;
+    let mut first = true;
+    while let Some(&ch) = pattern.get(i) {
+        if ch == ']' && !first {
+            return Some((matched != negated, i + 1));
+        }
+        first = false;
+        if pattern.get(i + 1) == Some(&'-') && pattern.get(i + 2).is_some_and(|e| *e != ']') {
+            let end = pattern[i + 2];
+            matched |= ch <= c && c <= end;
+            i += 3;
+        } else {
+            matched |= ch == c;
+            i += 1;
+        }
+    }
+    None
 }
 
 /// Whether a link target is a template placeholder rather than a link (`{{RUN_URL}}`,
@@ -438,6 +521,7 @@ mod tests {
         match found? {
             Found::File(f) => Some(f.as_str().to_owned()),
             Found::Directory(d) => Some(format!("dir:{d}")),
+            Found::Generated => Some("generated".to_owned()),
         }
     }
 
@@ -657,6 +741,31 @@ mod tests {
         assert_eq!(site("/guides/endpoints/"), None);
         assert_eq!(site("/en/guides/routing/"), None);
         assert_eq!(site("/reference/guides/endpoints/"), None);
+    }
+
+    #[test]
+    fn toctree_globs_match_as_fnmatch_does() {
+        assert!(glob_matches("MEP*", "MEP09"));
+        assert!(glob_matches("MEP*", "MEP"));
+        assert!(glob_matches("*", "a/b/c"), "`*` crosses `/`");
+        assert!(glob_matches(
+            "next_api_changes/behavior/*",
+            "next_api_changes/behavior/1-x"
+        ));
+        assert!(glob_matches("v?.[0-9]", "v1.5"));
+        assert!(glob_matches("[!a]x", "bx"));
+        assert!(glob_matches("a[", "a["), "an unclosed class is literal");
+        assert!(!glob_matches("MEP*", "index"));
+        assert!(!glob_matches("v?.[0-9]", "v1.x"));
+        assert!(!glob_matches("[!a]x", "ax"));
+        assert!(!glob_matches("a*b", "a/c"));
+        assert!(!glob_matches("", "a"));
+        // Many stars on a long name: no blow-up.
+        let long = "a".repeat(5000);
+        assert!(!glob_matches(
+            &"*a".repeat(50).to_string().replace("*a*a", "*a*b"),
+            &long
+        ));
     }
 
     #[test]

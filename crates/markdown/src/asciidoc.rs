@@ -252,6 +252,7 @@ impl Walker {
             label: None,
             line,
             is_image,
+            glob: false,
         });
     }
 }

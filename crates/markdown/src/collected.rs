@@ -68,6 +68,7 @@ impl Collected {
             label: Some(normalize_label(label)),
             line,
             is_image: false,
+            glob: false,
         });
     }
 

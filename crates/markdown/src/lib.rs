@@ -14,6 +14,7 @@ mod collected;
 mod front_matter;
 mod lines;
 mod links;
+mod myst;
 pub mod rst;
 mod text;
 mod walk;
@@ -23,7 +24,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 6;
+pub const ANALYZER_VERSION: u32 = 7;
 
 /// The markup language of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -182,6 +183,10 @@ pub struct Link {
     pub line: u32,
     /// True for images.
     pub is_image: bool,
+    /// A pattern of document names (a `toctree` entry under `:glob:`, `guide/*`): `path` or
+    /// `site_path` holds the pattern, which links to every document whose name it matches.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub glob: bool,
 }
 
 /// A label a document defines.
@@ -223,6 +228,9 @@ pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
         None => (None, None),
     };
     let walked = walk::walk(text, split.body_start, &lines);
+    let (labels, myst_links) = myst::scan(text, split.body_start);
+    let mut links = walked.links;
+    links.extend(myst_links);
 
     let front_matter_title = front_matter.as_ref().and_then(|fm| fm.title.clone());
     let first_h1 = walked
@@ -262,9 +270,9 @@ pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
         summary,
         body: walked.body,
         code: walked.code,
-        links: walked.links,
+        links,
         code_mentions: walked.code_mentions,
-        labels: Vec::new(),
+        labels,
         line_count: lines.line_count(),
     }
 }

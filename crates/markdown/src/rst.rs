@@ -52,7 +52,7 @@ const CODE_DIRECTIVES: &[&str] = &[
 ];
 
 /// Directives whose content is not read at all.
-const SKIPPED_DIRECTIVES: &[&str] = &["raw", "highlight", "ifconfig", "meta"];
+const SKIPPED_DIRECTIVES: &[&str] = &["raw", "highlight", "meta"];
 
 /// Directives whose argument is a file the document shows or includes.
 const FILE_DIRECTIVES: &[&str] = &["include", "literalinclude", "image", "figure"];
@@ -285,7 +285,9 @@ impl Walker {
             Content::Skipped | Content::Text => {}
             Content::Toctree => {
                 let (_, target) = explicit_title(trimmed);
-                if target != "self" && !target.contains(['*', '?', '[']) {
+                if target.contains(['*', '?', '[']) {
+                    self.glob_link(target, number);
+                } else if target != "self" {
                     self.link(target, number, false, true);
                 }
             }
@@ -460,7 +462,18 @@ impl Walker {
             return;
         }
         let external = target.contains("://") || target.starts_with("mailto:");
-        let destination = if document_name {
+        // A toctree may list a URL, which is no document name.
+        // Sphinx drops a source suffix from a document name (`intro.rst` names `intro`, which
+        // may be `intro.md`).
+        let target = match document_name {
+            true => [".rst", ".md", ".txt"]
+                .iter()
+                .find_map(|suffix| target.strip_suffix(suffix))
+                .filter(|name| !name.is_empty() && !name.ends_with('/'))
+                .unwrap_or(target),
+            false => target,
+        };
+        let destination = if document_name && !external {
             crate::links::Destination {
                 path: (!target.starts_with('/')).then(|| target.to_owned()),
                 site_path: target.starts_with('/').then(|| target.to_owned()),
@@ -477,6 +490,27 @@ impl Walker {
             label: None,
             line,
             is_image,
+            glob: false,
+        });
+    }
+
+    /// A `toctree` entry under `:glob:`: a pattern of document names (`/` for the source
+    /// directory), matched against the documents when links are resolved.
+    fn glob_link(&mut self, pattern: &str, line: u32) {
+        let pattern = pattern.trim();
+        if pattern.is_empty() || pattern.contains("://") {
+            return;
+        }
+        let site = pattern.starts_with('/');
+        self.out.links.push(Link {
+            target: pattern.to_owned(),
+            path: (!site).then(|| pattern.to_owned()),
+            site_path: site.then(|| pattern.to_owned()),
+            fragment: None,
+            label: None,
+            line,
+            is_image: false,
+            glob: true,
         });
     }
 
@@ -883,6 +917,33 @@ Details
 
 Visit https://flask.palletsprojects.com/ or `the docs <https://docs.example.org>`_.
 ";
+
+    #[test]
+    fn toctree_globs_are_patterns_and_urls_are_not_documents() {
+        let text = ".. toctree::\n   :glob:\n\n   intro\n   MEP*\n   /api/*\n   Tutorials <https://learn.example.org/>\n";
+        let facts = analyze(text, "index");
+        let links: Vec<(&str, Option<&str>, Option<&str>, bool)> = facts
+            .links
+            .iter()
+            .map(|l| {
+                (
+                    l.target.as_str(),
+                    l.path.as_deref(),
+                    l.site_path.as_deref(),
+                    l.glob,
+                )
+            })
+            .collect();
+        assert_eq!(
+            links,
+            vec![
+                ("intro", Some("intro"), None, false),
+                ("MEP*", Some("MEP*"), None, true),
+                ("/api/*", None, Some("/api/*"), true),
+                ("https://learn.example.org/", None, None, false),
+            ]
+        );
+    }
 
     #[test]
     fn reads_titles_links_mentions_and_code() {

@@ -314,6 +314,7 @@ impl Walker<'_, '_> {
             label: docc_label(target),
             line: self.lines.line_of(offset),
             is_image,
+            glob: false,
         });
     }
 
@@ -334,6 +335,7 @@ impl Walker<'_, '_> {
                 fragment: destination.fragment,
                 label: None,
                 is_image: false,
+                glob: false,
             });
         }
     }

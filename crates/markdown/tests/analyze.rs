@@ -14,6 +14,7 @@ fn link(target: &str, path: Option<&str>, fragment: Option<&str>, line: u32) -> 
         label: None,
         line,
         is_image: false,
+        glob: false,
     }
 }
 

@@ -169,6 +169,9 @@ const CHANGELOG_DIRS: &[&str] = &[
     "changelogs",
     "changelog_unreleased",
     "release-notes",
+    "newsfragments",
+    "upcoming_changes",
+    "changelog.d",
 ];
 
 /// The role of a file: what the repository's `.gitattributes` say (`linguist`: `generated`,
@@ -305,10 +308,32 @@ fn name_role(name: &str) -> Option<FileRole> {
             | "releasenotes"
     ) || plain.starts_with("changelog")
         || plain.starts_with("release-notes")
+        || is_news_fragment(&lower)
     {
         return Some(FileRole::Changelog);
     }
     None
+}
+
+/// Whether a (lowercased) file name is a news fragment as towncrier and its kin name them:
+/// `<issue>.<type>[.<n>].<ext>`, as `19939.bugfix.rst` or `1234.feature.1.md` — change-log
+/// entries waiting to be assembled into the change log at the next release.
+fn is_news_fragment(name: &str) -> bool {
+    let mut parts = name.split('.');
+    let (Some(issue), Some(kind)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let rest: Vec<&str> = parts.collect();
+    let extension_ok = match rest.as_slice() {
+        [ext] => matches!(*ext, "rst" | "md" | "txt"),
+        [n, ext] => n.bytes().all(|b| b.is_ascii_digit()) && matches!(*ext, "rst" | "md" | "txt"),
+        _ => false,
+    };
+    !issue.is_empty()
+        && issue.bytes().all(|b| b.is_ascii_digit())
+        && !kind.is_empty()
+        && kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        && extension_ok
 }
 
 #[cfg(test)]
@@ -389,6 +414,18 @@ mod tests {
             role(".changeset/tough-pandas-shout.md"),
             Some(FileRole::Changelog)
         );
+        // News fragments (towncrier), by name or by directory.
+        for fragment in [
+            "docs/changes/io.fits/19939.bugfix.rst",
+            "doc/whats_new/upcoming_changes/sklearn.svm/31022.fix.rst",
+            "changes/1234.feature.2.md",
+            "newsfragments/fix-typo.doc",
+        ] {
+            assert_eq!(role(fragment), Some(FileRole::Changelog), "{fragment}");
+        }
+        for not_a_fragment in ["docs/2024.intro.html", "docs/12.rst", "docs/v1.2.rst"] {
+            assert_eq!(role(not_a_fragment), None, "{not_a_fragment}");
+        }
     }
 
     #[test]
