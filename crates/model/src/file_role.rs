@@ -10,6 +10,10 @@
 //! files kept under a documentation or tutorial directory (`docs/`, `docs_src/`, `tutorial/`)
 //! are examples. A path gets the role of its first matching convention, directories from the
 //! root first (a fixture directory anywhere on the way wins: `tests/fixtures/` holds fixtures).
+//! Change log entries include news fragments named as towncrier names them (`19939.bugfix.rst`).
+//!
+//! Roles are recorded in indexes and decide findings, so a change to these rules must bump
+//! discovery's `SNAPSHOT_BUILD_VERSION`: an index built under the old rules is then stale.
 
 use crate::RelPath;
 
