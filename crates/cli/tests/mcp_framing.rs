@@ -21,12 +21,18 @@ struct Server {
 
 impl Server {
     fn start(root: &std::path::Path) -> Server {
+        Self::start_logged(root, Stdio::null())
+    }
+
+    /// A server whose phase timings go to `stderr`.
+    fn start_logged(root: &std::path::Path, stderr: Stdio) -> Server {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("doc-bridge"))
             .args(["mcp", "--root"])
             .arg(root)
+            .env("DOC_BRIDGE_TIMINGS", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let stdin = child.stdin.take();
@@ -70,9 +76,13 @@ impl Server {
     }
 
     fn search(&mut self, id: u64, query: &str) -> Value {
+        self.call(id, "search", json!({"query": query}))
+    }
+
+    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
         self.send(
             json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": "search", "arguments": {"query": query}}})
+            "params": {"name": tool, "arguments": arguments}})
             .to_string()
             .as_bytes(),
         );
@@ -148,4 +158,57 @@ fn a_server_that_ends_right_after_a_refreshing_call_leaves_the_refreshed_index()
         "snapshot",
     );
     assert_same_bytes(&index_json, &artifact_bytes(root, "index.json"), "index");
+}
+
+/// Each call's answer from a new server, and the server's timing log.
+fn answers_and_log(root: &std::path::Path, calls: &[(&str, Value)]) -> (Vec<Value>, String) {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let mut server = Server::start_logged(root, Stdio::from(log.reopen().unwrap()));
+    let answers = calls
+        .iter()
+        .enumerate()
+        .map(|(at, (tool, arguments))| {
+            let answer = server.call(at as u64 + 2, tool, arguments.clone());
+            answer["result"].clone()
+        })
+        .collect();
+    assert!(server.close());
+    (answers, std::fs::read_to_string(log.path()).unwrap())
+}
+
+#[test]
+fn a_server_answers_from_the_query_image_as_from_the_artifacts() {
+    let dir = fixture_copy("ts-workspace");
+    let root = dir.path();
+    index(root);
+    let calls = [
+        ("handoff", json!({"id": "docs/core.md"})),
+        ("handoff", json!({"id": "packages/auth/src/tokens.ts"})),
+        (
+            "lookup",
+            json!({"path": "packages/auth/src/tokens.ts", "depth": 2}),
+        ),
+        ("lookup", json!({"id": "no-such-thing"})),
+        ("search", json!({"query": "auth token"})),
+        ("diagnostics", json!({})),
+        ("read_document", json!({"path": "docs/core.md"})),
+        ("refresh", json!({})),
+    ];
+    // With the query image (written by `index`), neither artifact is parsed.
+    let (mapped, log) = answers_and_log(root, &calls);
+    assert!(log.contains("timing open query image:"), "{log}");
+    assert!(!log.contains("timing read snapshot:"), "{log}");
+    assert!(!log.contains("timing read index:"), "{log}");
+    for ((tool, arguments), answer) in calls.iter().zip(&mapped) {
+        let failed = answer["isError"] == json!(true);
+        let unknown = arguments["id"] == "no-such-thing";
+        assert_eq!(failed, unknown, "{tool} {arguments}: {answer:#}");
+    }
+    // Without it, both are, and every answer is the same.
+    std::fs::remove_file(root.join(".doc-bridge/cache/query.bin")).unwrap();
+    let (parsed, log) = answers_and_log(root, &calls);
+    assert!(log.contains("timing read snapshot:"), "{log}");
+    for ((tool, _), (a, b)) in calls.iter().zip(mapped.iter().zip(&parsed)) {
+        assert_eq!(a, b, "{tool}");
+    }
 }

@@ -760,9 +760,7 @@ impl<'a> Builder<'a> {
     /// (`images/sphx_glr_<script>_001.png`). Build output has no source of its own: it stands
     /// for nothing, and is no broken link.
     fn gallery_page(&self, from: &RelPath, path: &RelPath) -> Option<Found> {
-        if path.file_name().starts_with("sphx_glr_")
-            || path.as_str().split('/').any(|d| d == "_build")
-        {
+        if path.as_str().split('/').any(|d| d == "_build") {
             return Some(Found::Generated);
         }
         // A page the build renders from a template beside it (`index.rst.template`).
@@ -771,11 +769,6 @@ impl<'a> Builder<'a> {
                 return RelPath::new(&template).map(Found::File);
             }
         }
-        let stem = match path.extension() {
-            None => path.file_name(),
-            Some("html" | "rst" | "txt" | "ipynb") => path.file_stem(),
-            Some(_) => return None,
-        };
         // sphinx-gallery's pages are asked for by the documents of a Sphinx project (and by
         // the gallery's own pages).
         let in_project =
@@ -783,31 +776,61 @@ impl<'a> Builder<'a> {
         if !in_project {
             return None;
         }
-        let parent = path.as_str().rsplit('/').nth(1)?;
-        // Sources in one directory (a header and a copied index) are one page: the first.
-        let one = |sources: &[&RelPath]| -> Option<Found> {
+        // An image it renders for a script: `<folder>/images/sphx_glr_<script>_001.png`, or
+        // `…/images/thumb/sphx_glr_<script>_thumb.png`. Build output, once the script is there.
+        if let Some(script) = rendered_image_script(path.file_name()) {
+            let mut dirs = path.as_str().rsplit('/').skip(1);
+            let folder = match dirs.next() {
+                Some("thumb") => dirs.nth(1),
+                _ => dirs.next(),
+            }?;
+            return self
+                .gallery_source(folder, script)
+                .map(|_| Found::Generated);
+        }
+        let stem = match path.extension() {
+            None => path.file_name(),
+            Some("html" | "rst" | "txt" | "ipynb") => path.file_stem(),
+            Some(_) => return None,
+        };
+        let folder = path.as_str().rsplit('/').nth(1)?;
+        self.gallery_source(folder, stem).map(Found::File)
+    }
+
+    /// The gallery source a page `name` in a served folder `folder` is generated from: the one
+    /// source of that name in a folder of that name (sources in one folder, such as a header
+    /// and a copied index, are one page: the first); `auto_examples/` read as `examples/`,
+    /// sphinx-gallery's default; else the one source of that name whose folder name ends with
+    /// the served one (`users/explain/quick_start` from `galleries/users_explain/`).
+    fn gallery_source(&self, folder: &str, name: &str) -> Option<RelPath> {
+        let one = |sources: &[&RelPath]| -> Option<RelPath> {
             let first = sources.first()?;
             let dir = first.parent();
             sources
                 .iter()
                 .all(|s| s.parent() == dir)
-                .then(|| Found::File((*first).clone()))
+                .then(|| (*first).clone())
         };
-        // A gallery may be served under another directory name than its sources have
-        // (`users/explain` from `users_explain`): then a page name found once is enough.
-        // `auto_examples/` from `examples/` is sphinx-gallery's default.
-        let source_dir = if parent == "auto_examples" {
+        let source_folder = if folder == "auto_examples" {
             "examples"
         } else {
-            parent
+            folder
         };
         self.gallery_sources
-            .get(&(parent, stem))
-            .or_else(|| self.gallery_sources.get(&(source_dir, stem)))
+            .get(&(folder, name))
+            .or_else(|| self.gallery_sources.get(&(source_folder, name)))
             .and_then(|sources| one(sources))
-            .or_else(|| match self.gallery_by_stem.get(stem)?.as_slice() {
-                [only] => Some(Found::File((*only).clone())),
-                _ => None,
+            .or_else(|| {
+                let renamed: Vec<&&RelPath> = self
+                    .gallery_by_stem
+                    .get(name)?
+                    .iter()
+                    .filter(|s| s.parent().file_name().ends_with(folder))
+                    .collect();
+                match renamed.as_slice() {
+                    [only] => Some((**only).clone()),
+                    _ => None,
+                }
             })
     }
 
@@ -1343,6 +1366,17 @@ fn normalize_name(ecosystem: Ecosystem, name: &str) -> String {
 /// The serde (kebab-case) name of an analyzer enum value.
 /// The document facts of an observation: a document's, or a `.txt` file's inside a Sphinx
 /// source directory (`sphinx_texts`).
+/// The script an image sphinx-gallery renders was made from: `sphx_glr_<script>_001.png` or
+/// `sphx_glr_<script>_thumb.png` gives `<script>`.
+fn rendered_image_script(name: &str) -> Option<&str> {
+    let stem = name.strip_prefix("sphx_glr_")?;
+    let stem = stem.rsplit_once('.').map_or(stem, |(stem, _)| stem);
+    let (script, suffix) = stem.rsplit_once('_')?;
+    (suffix == "thumb" || (!suffix.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit())))
+        .then_some(script)
+        .filter(|script| !script.is_empty())
+}
+
 /// Whether a file lies where sphinx-gallery sources are kept: example code, or a `galleries/`
 /// directory.
 fn is_gallery_path(path: &RelPath) -> bool {
@@ -1502,6 +1536,27 @@ pub fn truncate(text: &str, max: usize) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn gallery_images_name_their_script() {
+        assert_eq!(
+            rendered_image_script("sphx_glr_plot_kmeans_001.png"),
+            Some("plot_kmeans")
+        );
+        assert_eq!(
+            rendered_image_script("sphx_glr_plot_kmeans_thumb.png"),
+            Some("plot_kmeans")
+        );
+        assert_eq!(rendered_image_script("sphx_glr_a_b_012.svg"), Some("a_b"));
+        for name in [
+            "sphx_glr_plot.png",
+            "sphx_glr__001.png",
+            "logo.png",
+            "sphx_glr_x_1a.png",
+        ] {
+            assert_eq!(rendered_image_script(name), None, "{name}");
+        }
+    }
 
     #[test]
     fn imports_into_build_output_are_no_findings() {

@@ -378,17 +378,45 @@ fn related_areas(graph: &Graph<'_>, targets: &BTreeSet<EntityId>) -> Vec<Related
 /// with similar names (what `query` and the MCP `lookup` offer instead of an answer).
 pub fn closest_matches(index: &DocBridgeIndexV1, target: &str) -> Vec<String> {
     let collection = Collection::build(&index.projection);
+    closest_in(
+        &collection,
+        &index.retrieval,
+        Some(&index.projection),
+        target,
+    )
+}
+
+/// [`closest_matches`] over a collection already built (a search cache), with `index.retrieval`
+/// as `retrieval`; the similar names are the projection's when it is given (aliases included),
+/// else the collection's entries' (id, path, file stem and title).
+pub fn closest_in(
+    collection: &Collection,
+    retrieval: &doc_bridge_model::index::RetrievalSettings,
+    projection: Option<&RetrievalIndexV1>,
+    target: &str,
+) -> Vec<String> {
     let options = SearchOptions {
         limit: 5,
         floor: 0.0,
-        scoring: Scoring::from_settings(&index.retrieval),
+        scoring: Scoring::from_settings(retrieval),
         ..SearchOptions::default()
     };
-    let mut closest: Vec<String> = search(&collection, target, &options)
+    let mut closest: Vec<String> = search(collection, target, &options)
         .into_iter()
         .map(|h| collection.entry(h.entry).id().to_owned())
         .collect();
-    for name in closest_names(&index.projection, target, 5) {
+    let names = match projection {
+        Some(projection) => closest_names(projection, target, 5),
+        None => closest_of(
+            collection.entries().map(|e| {
+                let names = [e.id(), e.path(), file_stem(e.path()), e.title()];
+                (e.id(), e.kind(), names.map(str::to_owned).to_vec())
+            }),
+            target,
+            5,
+        ),
+    };
+    for name in names {
         if closest.len() < 5 && !closest.contains(&name) {
             closest.push(name);
         }
@@ -396,27 +424,53 @@ pub fn closest_matches(index: &DocBridgeIndexV1, target: &str) -> Vec<String> {
     closest
 }
 
+/// The file stem of a `/`-separated path (`docs/intro.md` → `intro`).
+fn file_stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => name,
+    }
+}
+
 /// The entries whose names are closest to `text` (Jaro-Winkler over id, path, file stem, title
 /// and aliases; at least 0.75), best first.
 pub fn closest_names(projection: &RetrievalIndexV1, text: &str, limit: usize) -> Vec<String> {
-    let key = normalize_name(text);
-    let mut scored: Vec<(f64, &str)> = projection
-        .entries
-        .iter()
-        .filter(|e| !matches!(e.kind.as_str(), "intent" | "ownership"))
-        .map(|e| {
+    closest_of(
+        projection.entries.iter().map(|e| {
             let names = [
                 e.id.as_str(),
                 e.path.as_str(),
                 e.path.file_stem(),
                 e.title.as_str(),
-            ];
+            ]
+            .into_iter()
+            .chain(e.aliases.iter().map(String::as_str))
+            .map(str::to_owned)
+            .collect();
+            (e.id.as_str(), e.kind.as_str(), names)
+        }),
+        text,
+        limit,
+    )
+}
+
+/// The ids whose names (id, kind, names) are closest to `text`, best first: intent and
+/// ownership routes left out, a Jaro-Winkler similarity of at least 0.75.
+fn closest_of<'a>(
+    entries: impl Iterator<Item = (&'a str, &'a str, Vec<String>)>,
+    text: &str,
+    limit: usize,
+) -> Vec<String> {
+    let key = normalize_name(text);
+    let mut scored: Vec<(f64, &str)> = entries
+        .filter(|(_, kind, _)| !matches!(*kind, "intent" | "ownership"))
+        .map(|(id, _, names)| {
             let best = names
-                .into_iter()
-                .chain(e.aliases.iter().map(String::as_str))
+                .iter()
                 .map(|n| strsim::jaro_winkler(&key, &normalize_name(n)))
                 .fold(0.0, f64::max);
-            (best, e.id.as_str())
+            (best, id)
         })
         .filter(|(score, _)| *score >= 0.75)
         .collect();

@@ -33,7 +33,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use doc_bridge_model::projection::RetrievalIndexV1;
-use doc_bridge_model::snapshot::{Document, Entity, Package, Relation, Snapshot};
+use doc_bridge_model::snapshot::{Diagnostic, Document, Entity, Package, Relation, Snapshot};
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -46,7 +46,7 @@ use crate::query::{NameLookup, entry_names};
 use crate::table::{Table, TableBuilder, read_u32, read_u64, read_varint, write_varint};
 
 /// Bumped whenever the layout, or anything the image derives from the snapshot, changes.
-pub const QUERY_IMAGE_FORMAT: u32 = 1;
+pub const QUERY_IMAGE_FORMAT: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"dbquery\x01";
 
@@ -74,6 +74,8 @@ pub struct Spans {
     pub entities: Vec<Range<usize>>,
     /// One range per `relations[]` element, in order.
     pub relations: Vec<Range<usize>>,
+    /// One range per `diagnostics[]` element, in order.
+    pub diagnostics: Vec<Range<usize>>,
 }
 
 impl Spans {
@@ -91,6 +93,7 @@ impl Spans {
         Some(Spans {
             entities: array("entities")?,
             relations: array("relations")?,
+            diagnostics: array("diagnostics")?,
         })
     }
 }
@@ -132,9 +135,16 @@ enum Section {
     NameValues,
     /// The id-table positions of every package, in snapshot order (count, then each).
     Packages,
+    /// Per diagnostic, two u64: the start and end of its JSON in the snapshot.
+    DiagnosticSpans,
+    /// Diagnostic table: `path:<path>` and `entity:<id>` → the ordinals of the diagnostics
+    /// about that file or entity, in snapshot order.
+    DiagnosticKeys,
+    DiagnosticRecords,
+    DiagnosticValues,
 }
 
-const SECTIONS: usize = Section::Packages as usize + 1;
+const SECTIONS: usize = Section::DiagnosticValues as usize + 1;
 const BODY_HEADER: usize = 8 + 4 + 4 + SECTIONS * 8;
 
 /// A query image over a mapped `snapshot.json`, its elements parsed as they are asked for.
@@ -170,6 +180,7 @@ pub fn encode(
 ) -> Option<Vec<u8>> {
     if spans.entities.len() != snapshot.entities.len()
         || spans.relations.len() != snapshot.relations.len()
+        || spans.diagnostics.len() != snapshot.diagnostics.len()
     {
         return None;
     }
@@ -223,11 +234,7 @@ pub fn encode(
         }
         ids.push(id, value, 1);
     }
-    let mut relation_spans = Vec::with_capacity(spans.relations.len() * 16);
-    for span in &spans.relations {
-        relation_spans.extend_from_slice(&(span.start as u64).to_le_bytes());
-        relation_spans.extend_from_slice(&(span.end as u64).to_le_bytes());
-    }
+    let relation_spans = span_pairs(&spans.relations);
     // Entities by path, documents, packages, agent documents by owner: only the entity that
     // holds its id (a repeated id's earlier entities are not looked up by id either).
     let held = |at: usize, entity: &Entity| slots[entity.id().as_str()].entity == Some(at);
@@ -307,6 +314,25 @@ pub fn encode(
         sections.extend([table.keys, table.records, table.values]);
     }
     sections.push(package_section);
+    sections.push(span_pairs(&spans.diagnostics));
+    let mut about: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    for (ordinal, diagnostic) in snapshot.diagnostics.iter().enumerate() {
+        let keys = std::iter::once(format!("path:{}", diagnostic.path))
+            .chain(diagnostic.entity.iter().map(|id| format!("entity:{id}")));
+        for key in keys {
+            write_varint(about.entry(key).or_default(), ordinal as u64);
+        }
+    }
+    let mut diagnostic_table = TableBuilder::new();
+    for (key, value) in about {
+        diagnostic_table.push(key, value, 1);
+    }
+    let diagnostic_table = diagnostic_table.build();
+    sections.extend([
+        diagnostic_table.keys,
+        diagnostic_table.records,
+        diagnostic_table.values,
+    ]);
     debug_assert_eq!(sections.len(), SECTIONS);
 
     let header_bytes = postcard::to_allocvec(header).ok()?;
@@ -326,6 +352,16 @@ pub fn encode(
     let checksum = xxh3_64(&bytes);
     bytes.extend_from_slice(&checksum.to_le_bytes());
     Some(bytes)
+}
+
+/// Ranges as two u64 each, start and end.
+fn span_pairs(spans: &[Range<usize>]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(spans.len() * 16);
+    for span in spans {
+        bytes.extend_from_slice(&(span.start as u64).to_le_bytes());
+        bytes.extend_from_slice(&(span.end as u64).to_le_bytes());
+    }
+    bytes
 }
 
 /// Every normalized name of the projection's entries and the ids it names, as `resolve`
@@ -404,6 +440,7 @@ impl QueryImage {
         }
         if at != content.len()
             || ranges[Section::RelationSpans as usize].len() != relations.checked_mul(16)?
+            || ranges[Section::DiagnosticSpans as usize].len() % 16 != 0
             || ranges[Section::IdRecords as usize].len() != ids.checked_mul(crate::table::RECORD)?
         {
             return None;
@@ -495,17 +532,72 @@ impl QueryImage {
         self.entity_at(self.position(id)?)
     }
 
+    /// The snapshot's bytes at the `ordinal`-th range of a span section.
+    fn spanned(&self, section: Section, ordinal: usize) -> Option<&[u8]> {
+        let spans = self.section(section);
+        let start = usize::try_from(read_u64(spans, ordinal.checked_mul(16)?)?).ok()?;
+        let end = usize::try_from(read_u64(spans, ordinal * 16 + 8)?).ok()?;
+        self.snapshot.as_slice().get(start..end)
+    }
+
     fn relation(&self, ordinal: usize) -> Option<&Relation> {
         self.relations
             .get(ordinal)?
             .get_or_init(|| {
-                let spans = self.section(Section::RelationSpans);
-                let start = usize::try_from(read_u64(spans, ordinal * 16)?).ok()?;
-                let end = usize::try_from(read_u64(spans, ordinal * 16 + 8)?).ok()?;
-                let bytes = self.snapshot.as_slice().get(start..end)?;
+                let bytes = self.spanned(Section::RelationSpans, ordinal)?;
                 serde_json::from_slice(bytes).ok().map(Box::new)
             })
             .as_deref()
+    }
+
+    /// How many diagnostics the snapshot holds.
+    pub fn diagnostic_count(&self) -> usize {
+        self.section(Section::DiagnosticSpans).len() / 16
+    }
+
+    /// Every diagnostic, in snapshot order (one that does not parse is left out).
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        (0..self.diagnostic_count())
+            .filter_map(|ordinal| self.diagnostic(ordinal))
+            .collect()
+    }
+
+    /// The diagnostics about entity `id` or, unless it is the root, the file at `path`, in
+    /// snapshot order.
+    pub fn diagnostics_about(&self, id: &EntityId, path: &RelPath) -> Vec<Diagnostic> {
+        let table = self.table(Section::DiagnosticKeys);
+        let mut keys = vec![format!("entity:{id}")];
+        if !path.is_root() {
+            keys.push(format!("path:{path}"));
+        }
+        let mut ordinals: Vec<usize> = Vec::new();
+        for key in keys {
+            let Some((value, _)) = table.get(&key) else {
+                continue;
+            };
+            let mut at = 0;
+            while at < value.len() {
+                match read_varint(value, &mut at).and_then(|o| usize::try_from(o).ok()) {
+                    Some(ordinal) => ordinals.push(ordinal),
+                    None => break,
+                }
+            }
+        }
+        ordinals.sort_unstable();
+        ordinals.dedup();
+        ordinals
+            .into_iter()
+            .filter_map(|ordinal| self.diagnostic(ordinal))
+            .collect()
+    }
+
+    fn diagnostic(&self, ordinal: usize) -> Option<Diagnostic> {
+        serde_json::from_slice(self.spanned(Section::DiagnosticSpans, ordinal)?).ok()
+    }
+
+    /// How many files were inventoried.
+    pub fn file_count(&self) -> usize {
+        self.table(Section::FileKeys).len()
     }
 
     /// Relations leaving (`outbound`) or reaching `id`, in snapshot order.

@@ -18,21 +18,26 @@ use doc_bridge_retrieve::collection::Collection;
 
 use crate::exit::UserError;
 use crate::pipeline::{
-    INDEX_FILE, SEARCH_CACHE_FILE, file_stamp, freshness_of, stale_error,
-    verified_index_with_snapshot,
+    INDEX_FILE, SEARCH_CACHE_FILE, current_inputs_hash, file_stamp, fresh_query_image,
+    freshness_of, stale_error, verified_index_with_snapshot,
 };
 use crate::repo::Repo;
 use crate::watch::{Artifacts, Batch, Rebuilt, Refreshed, Session, Unwritten, Writes};
+use doc_bridge_model::index::RetrievalSettings;
+use doc_bridge_model::snapshot::Diagnostic;
+use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use doc_bridge_retrieve::Freshness;
+use doc_bridge_retrieve::graph::Graph;
+use doc_bridge_retrieve::query::{NameLookup, closest_in};
+use doc_bridge_retrieve::query_image::QueryImage;
+use std::borrow::Cow;
 
 /// A loaded index with what the tools read.
 pub struct Loaded {
     /// The repository, re-opened with the index (its configuration may have changed too).
     pub repo: Repo,
-    /// The verified index.
-    pub index: DocBridgeIndexV1,
-    /// The snapshot it was built from.
-    pub snapshot: Snapshot,
+    /// The index and its snapshot, parsed or mapped.
+    held: Held,
     /// What ranking needs.
     pub collection: Collection,
     /// Set when the index is stale and the server was started with `--allow-stale`: a short
@@ -42,22 +47,103 @@ pub struct Loaded {
     pub refreshed: Option<String>,
 }
 
+/// How a loaded index is held.
+enum Held {
+    /// Both artifacts parsed: after a refresh (which built them), or when the query image
+    /// could not answer.
+    Parsed {
+        index: Box<DocBridgeIndexV1>,
+        snapshot: Box<Snapshot>,
+    },
+    /// The query image over the mapped `snapshot.json`, with the settings the search cache
+    /// recorded: what a server's first calls answer from without parsing either artifact. It
+    /// is parsed once the index goes stale (the refresh needs what changed, and builds both).
+    Mapped {
+        image: Box<QueryImage>,
+        retrieval: RetrievalSettings,
+    },
+}
+
 impl Loaded {
     /// What the tools read, before any call looked at its freshness.
-    fn new(
-        repo: Repo,
-        index: DocBridgeIndexV1,
-        snapshot: Snapshot,
-        collection: Collection,
-    ) -> Self {
+    fn new(repo: Repo, held: Held, collection: Collection) -> Self {
         Loaded {
             repo,
-            index,
-            snapshot,
+            held,
             collection,
             stale: None,
             refreshed: None,
         }
+    }
+
+    /// The lookups over the snapshot.
+    pub fn graph(&self) -> Graph<'_> {
+        match &self.held {
+            Held::Parsed { snapshot, .. } => Graph::new(snapshot),
+            Held::Mapped { image, .. } => Graph::from_image(image),
+        }
+    }
+
+    /// Where names resolve (aliases, file names, stems).
+    pub fn names(&self) -> &dyn NameLookup {
+        match &self.held {
+            Held::Parsed { index, .. } => &index.projection,
+            Held::Mapped { image, .. } => image.as_ref(),
+        }
+    }
+
+    /// The index's `contentHash`.
+    pub fn index_hash(&self) -> &ContentHash {
+        match &self.held {
+            Held::Parsed { index, .. } => &index.content_hash,
+            Held::Mapped { image, .. } => &image.header().index_hash,
+        }
+    }
+
+    /// The index's ranking settings.
+    pub fn retrieval(&self) -> &RetrievalSettings {
+        match &self.held {
+            Held::Parsed { index, .. } => &index.retrieval,
+            Held::Mapped { retrieval, .. } => retrieval,
+        }
+    }
+
+    /// How many files the snapshot inventoried.
+    pub fn file_count(&self) -> usize {
+        match &self.held {
+            Held::Parsed { snapshot, .. } => snapshot.files.len(),
+            Held::Mapped { image, .. } => image.file_count(),
+        }
+    }
+
+    /// Every diagnostic of the snapshot.
+    pub fn diagnostics(&self) -> Cow<'_, [Diagnostic]> {
+        match &self.held {
+            Held::Parsed { snapshot, .. } => Cow::Borrowed(&snapshot.diagnostics),
+            Held::Mapped { image, .. } => Cow::Owned(image.diagnostics()),
+        }
+    }
+
+    /// The snapshot's diagnostics about entity `id` or the file at `path` (not the root).
+    pub fn diagnostics_about(&self, id: &EntityId, path: &RelPath) -> Vec<Diagnostic> {
+        match &self.held {
+            Held::Parsed { snapshot, .. } => snapshot
+                .diagnostics
+                .iter()
+                .filter(|d| d.entity.as_ref() == Some(id) || (!path.is_root() && &d.path == path))
+                .cloned()
+                .collect(),
+            Held::Mapped { image, .. } => image.diagnostics_about(id, path),
+        }
+    }
+
+    /// Up to five ids close to an unknown target (`query`'s closest matches).
+    pub fn closest_matches(&self, target: &str) -> Vec<String> {
+        let projection = match &self.held {
+            Held::Parsed { index, .. } => Some(&index.projection),
+            Held::Mapped { .. } => None,
+        };
+        closest_in(&self.collection, self.retrieval(), projection, target)
     }
 }
 
@@ -98,12 +184,11 @@ impl State {
         let (Some(session), Some((stamp, loaded))) = (&self.session, self.loaded.as_mut()) else {
             return;
         };
-        let written = session.write(
-            unwritten,
-            &mut loaded.snapshot,
-            &mut loaded.index,
-            &loaded.collection,
-        );
+        let Held::Parsed { index, snapshot } = &mut loaded.held else {
+            // A refresh leaves what it built parsed; nothing else leaves anything to write.
+            return;
+        };
+        let written = session.write(unwritten, snapshot, index, &loaded.collection);
         let now = file_stamp(&loaded.repo.artifact(INDEX_FILE));
         match (written, now) {
             (Ok(_), Some(now)) => *stamp = now,
@@ -212,7 +297,11 @@ impl State {
             modified_ns: 0,
             inode: 0,
         });
-        self.loaded = Some((stamp, Loaded::new(repo, index, snapshot, collection)));
+        let held = Held::Parsed {
+            index: Box::new(index),
+            snapshot: Box::new(snapshot),
+        };
+        self.loaded = Some((stamp, Loaded::new(repo, held, collection)));
         Ok(described)
     }
 
@@ -303,6 +392,27 @@ impl State {
                     "no index at .doc-bridge/index.json; run `doc-bridge index`",
                 ));
             };
+            // The query image answers only for unchanged inputs: checked as it was loaded.
+            let mapped = matches!(loaded.held, Held::Mapped { .. });
+            self.loaded = Some((stamp, loaded));
+            if mapped {
+                return Ok(None);
+            }
+        }
+        let Some((stamp, loaded)) = self.loaded.as_mut() else {
+            return Err(UserError::error(
+                "no index at .doc-bridge/index.json; run `doc-bridge index`",
+            ));
+        };
+        if let Held::Mapped { image, .. } = &loaded.held {
+            if current_inputs_hash(&loaded.repo)? == image.header().inputs_hash {
+                return Ok(None);
+            }
+            // Stale: what changed is the index's to say, and the refresh starts from it.
+            let stamp = *stamp;
+            let repo = loaded.repo.clone();
+            self.loaded = None;
+            let loaded = parse(repo, Some(&stamp))?;
             self.loaded = Some((stamp, loaded));
         }
         let Some((_, loaded)) = self.loaded.as_ref() else {
@@ -310,20 +420,52 @@ impl State {
                 "no index at .doc-bridge/index.json; run `doc-bridge index`",
             ));
         };
-        let freshness = freshness_of(&loaded.repo, &loaded.index)?;
+        let Held::Parsed { index, .. } = &loaded.held else {
+            return Ok(None);
+        };
+        let freshness = freshness_of(&loaded.repo, index)?;
         Ok((!freshness.is_fresh()).then_some(freshness))
     }
 }
 
+/// The index as the tools read it: from the query image and the search cache when both were
+/// made for `index.json` as it is (and the inputs are unchanged), parsing neither artifact;
+/// else both artifacts read and verified ([`parse`]).
+fn load(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
+    if let Some(stamp) = stamp
+        && let Some(image) = fresh_query_image(&repo)?
+        && image.header().index_stamp == *stamp
+        && let Some(cache) = search_cache(&repo, stamp)
+        && cache.index_hash == image.header().index_hash
+    {
+        let held = Held::Mapped {
+            image: Box::new(image),
+            retrieval: cache.retrieval,
+        };
+        return Ok(Loaded::new(repo, held, cache.collection));
+    }
+    parse(repo, stamp)
+}
+
 /// Reads and verifies the index and its snapshot, and takes the collection from the search cache
 /// when the cache was built for this very index file (else builds it).
-fn load(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
+fn parse(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
     let (index, snapshot) = verified_index_with_snapshot(&repo)?;
-    let cached = stamp.and_then(|stamp| {
-        let bytes = std::fs::read(repo.artifact(SEARCH_CACHE_FILE)).ok()?;
-        let cache = SearchCache::from_bytes(bytes, stamp)?;
-        (cache.index_hash == index.content_hash).then_some(cache.collection)
-    });
+    let cached = stamp
+        .and_then(|stamp| search_cache(&repo, stamp))
+        .filter(|cache| cache.index_hash == index.content_hash)
+        .map(|cache| cache.collection);
     let collection = cached.unwrap_or_else(|| Collection::build(&index.projection));
-    Ok(Loaded::new(repo, index, snapshot, collection))
+    let held = Held::Parsed {
+        index: Box::new(index),
+        snapshot: Box::new(snapshot),
+    };
+    Ok(Loaded::new(repo, held, collection))
+}
+
+/// The search cache made for the `index.json` with this stamp, read into memory (the server
+/// keeps it for its lifetime: a mapped file could be replaced under it).
+fn search_cache(repo: &Repo, stamp: &FileStamp) -> Option<SearchCache> {
+    let bytes = std::fs::read(repo.artifact(SEARCH_CACHE_FILE)).ok()?;
+    SearchCache::from_bytes(bytes, stamp)
 }

@@ -252,8 +252,8 @@ pub fn refresh_tool(state: &mut State, args: RefreshArgs) -> Result<Answer, Tool
     let loaded = state.ready()?;
     let mut value = json!({
         "refreshed": did,
-        "indexHash": loaded.index.content_hash,
-        "files": loaded.snapshot.files.len(),
+        "indexHash": loaded.index_hash(),
+        "files": loaded.file_count(),
     });
     stale_flag(&mut value, loaded);
     value["refreshed"] = json!(did);
@@ -284,7 +284,7 @@ pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolEr
         kind: args.kind.clone(),
         explain: args.explain.unwrap_or(false),
         language: loaded.repo.config.retrieval.language().to_owned(),
-        scoring: Scoring::from_settings(&loaded.index.retrieval),
+        scoring: Scoring::from_settings(loaded.retrieval()),
         ..SearchOptions::default()
     };
     let hits = search(&loaded.collection, &args.query, &options);
@@ -296,7 +296,7 @@ pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolEr
         &texts,
         limit,
     );
-    let graph = Graph::new(&loaded.snapshot);
+    let graph = loaded.graph();
     let terms: BTreeSet<String> = tokens(&args.query).into_iter().collect();
     let mut results = Vec::new();
     let mut droppables = Vec::new();
@@ -366,7 +366,7 @@ fn excerpt(loaded: &Loaded, path: &str, terms: &BTreeSet<String>) -> Option<Valu
 
 /// Resolves an id, name or path to one entity, or a failure naming the candidates.
 fn resolve_target(loaded: &Loaded, graph: &Graph<'_>, target: &str) -> Result<EntityId, ToolError> {
-    match resolve(graph, &loaded.index.projection, target) {
+    match resolve(graph, loaded.names(), target) {
         Resolution::Found(id) => Ok(id),
         Resolution::Ambiguous(ids) => {
             let names: Vec<String> = ids.iter().map(ToString::to_string).collect();
@@ -377,7 +377,7 @@ fn resolve_target(loaded: &Loaded, graph: &Graph<'_>, target: &str) -> Result<En
             )))
         }
         Resolution::NotFound => {
-            let closest = doc_bridge_retrieve::query::closest_matches(&loaded.index, target);
+            let closest = loaded.closest_matches(target);
             let hint = if closest.is_empty() {
                 String::new()
             } else {
@@ -426,7 +426,7 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
     }
     let start = parse_cursor(args.cursor.as_deref())?;
     let loaded = state.ready()?;
-    let graph = Graph::new(&loaded.snapshot);
+    let graph = loaded.graph();
     let id = resolve_target(loaded, &graph, &target)?;
     let entity = graph
         .entity(&id)
@@ -496,10 +496,8 @@ pub fn lookup_tool(state: &mut State, args: LookupArgs) -> Result<Answer, ToolEr
         .collect();
     let path = entity.path();
     let diagnostics: Vec<Value> = loaded
-        .snapshot
-        .diagnostics
+        .diagnostics_about(&id, path)
         .iter()
-        .filter(|d| d.entity.as_ref() == Some(&id) || (!path.is_root() && &d.path == path))
         .map(|d| serde_json::to_value(d).unwrap_or_default())
         .collect();
     let mut value = json!({
@@ -552,7 +550,7 @@ pub fn handoff_tool(state: &mut State, args: HandoffArgs) -> Result<Answer, Tool
         return Err(ToolError::Invalid("`id` is empty".to_owned()));
     }
     let loaded = state.ready()?;
-    let graph = Graph::new(&loaded.snapshot);
+    let graph = loaded.graph();
     let id = resolve_target(loaded, &graph, &args.id)?;
     let agent_root = loaded.repo.agent_root();
     let handoff = entity_handoff(&graph, &loaded.repo.config, agent_root.as_ref(), &id)
@@ -583,7 +581,7 @@ pub fn read_document_tool(state: &mut State, args: ReadDocumentArgs) -> Result<A
     }
     let loaded = state.ready()?;
     let confined = confine(&loaded.repo.root, &args.path).map_err(ToolError::Failed)?;
-    let graph = Graph::new(&loaded.snapshot);
+    let graph = loaded.graph();
     if !graph.has_file(confined.rel.as_str()) {
         return Err(ToolError::Failed(format!(
             "`{}` is not in the index (ignored, excluded, too large, or added since the last `doc-bridge index`)",
@@ -650,7 +648,7 @@ pub fn diagnostics_tool(state: &mut State, args: DiagnosticsArgs) -> Result<Answ
         )
     };
     let mut rows: BTreeMap<(String, u64, String, String), Value> = BTreeMap::new();
-    for d in &loaded.snapshot.diagnostics {
+    for d in loaded.diagnostics().iter() {
         if d.severity >= lowest && under(d.path.as_str()) {
             let mut v = serde_json::to_value(d).unwrap_or_default();
             v["source"] = json!("index");
