@@ -183,8 +183,8 @@ struct Builder<'a> {
     /// Example scripts by (directory name, stem): the sources of the pages sphinx-gallery
     /// generates (`gallery/animation/animate_decay` from `examples/animation/animate_decay.py`).
     gallery_sources: HashMap<(&'a str, &'a str), Vec<&'a RelPath>>,
-    /// The Sphinx source directories.
-    sphinx_sources: Vec<RelPath>,
+    /// The directories that hold a `conf.py` (Sphinx's configuration).
+    sphinx_configs: Vec<RelPath>,
     /// The same sources by page name alone (no gallery `index`).
     gallery_by_stem: HashMap<&'a str, Vec<&'a RelPath>>,
     /// DocC: (catalog directory, file name) → the first file by path of that name anywhere in
@@ -356,7 +356,11 @@ impl<'a> Builder<'a> {
             document_paths,
             gallery_sources,
             gallery_by_stem,
-            sphinx_sources: sphinx,
+            sphinx_configs: observed
+                .iter()
+                .filter(|f| f.record.path.file_name() == "conf.py")
+                .map(|f| f.record.path.parent())
+                .collect(),
             docc_files,
         }
     }
@@ -769,10 +773,11 @@ impl<'a> Builder<'a> {
                 return RelPath::new(&template).map(Found::File);
             }
         }
-        // sphinx-gallery's pages are asked for by the documents of a Sphinx project (and by
-        // the gallery's own pages).
+        // sphinx-gallery's pages are asked for by the documents of a Sphinx project (below a
+        // `conf.py`, whatever its root document: scikit-learn renders `index.rst` from a
+        // template) and by the gallery's own pages.
         let in_project =
-            self.sphinx_sources.iter().any(|dir| from.is_within(dir)) || is_gallery_path(from);
+            self.sphinx_configs.iter().any(|dir| from.is_within(dir)) || is_gallery_path(from);
         if !in_project {
             return None;
         }
