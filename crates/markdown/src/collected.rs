@@ -58,8 +58,12 @@ impl Collected {
         }
     }
 
-    /// A link to a label, resolved against every document's labels later.
+    /// A link to a label, resolved against every document's labels later (an empty one is
+    /// none).
     pub(crate) fn label_link(&mut self, label: &str, line: u32) {
+        if normalize_label(label).is_empty() {
+            return;
+        }
         self.links.push(Link {
             target: label.to_owned(),
             path: None,
