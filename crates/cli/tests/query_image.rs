@@ -227,3 +227,27 @@ fn an_image_made_for_other_files_is_not_used() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).contains("\"startHere\""));
 }
+
+#[test]
+fn an_unknown_target_gets_its_closest_matches_without_parsing_the_artifacts() {
+    let dir = fixture_copy("ts-workspace");
+    index(dir.path());
+    let ask = |root: &Path| {
+        let out = doc_bridge()
+            .current_dir(root)
+            .env("DOC_BRIDGE_TIMINGS", "1")
+            .args(["query", "--json", "sesion"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        (stdout(&out), stderr(&out).contains("timing read snapshot:"))
+    };
+    let (from_image, parsed) = ask(dir.path());
+    assert!(!parsed, "answered from the image and the search cache");
+    let value: serde_json::Value = serde_json::from_str(&from_image).unwrap();
+    assert!(!value["closest"].as_array().unwrap().is_empty(), "{value}");
+    std::fs::remove_file(dir.path().join(IMAGE)).unwrap();
+    let (from_json, parsed) = ask(dir.path());
+    assert!(parsed);
+    assert_eq!(from_image, from_json);
+}

@@ -105,7 +105,8 @@ mod tests {
                 line: 4
             }]
         );
-        let shown: Vec<(&str, Option<&str>, Option<&str>, bool, u32)> = links
+        type Shown<'a> = (&'a str, Option<&'a str>, Option<&'a str>, bool, u32);
+        let shown: Vec<Shown<'_>> = links
             .iter()
             .map(|l| {
                 let path = l.path.as_deref();

@@ -3,8 +3,11 @@
 use serde_json::json;
 
 use doc_bridge_model::EntityId;
+use doc_bridge_retrieve::cache::SearchCache;
 use doc_bridge_retrieve::graph::Graph;
-use doc_bridge_retrieve::query::{Resolution, closest_matches, entity_handoff, resolve};
+use doc_bridge_retrieve::query::{
+    Resolution, closest_in, closest_matches, entity_handoff, resolve,
+};
 
 use crate::args::QueryArgs;
 use crate::exit::{CommandResult, Exit, UserError};
@@ -14,9 +17,9 @@ use crate::repo::Repo;
 /// Resolves the target and prints its handoff; exit 1 with the closest matches when unknown.
 ///
 /// The query image answers when it vouches for both artifacts and the inputs are unchanged: it
-/// parses only what the handoff reads of `snapshot.json`. Otherwise, and for a target the image
-/// does not find (whose closest matches need the index), the artifacts are read and verified in
-/// full, and the image is written again for the next query.
+/// parses only what the handoff reads of `snapshot.json`, and the closest matches of a target
+/// it does not find come from the search cache (names without aliases). Otherwise the artifacts
+/// are read and verified in full, and the image is written again for the next query.
 pub fn run(args: &QueryArgs) -> CommandResult {
     let repo = Repo::open(args.common.root.as_deref())?;
     if let Some(image) = pipeline::fresh_query_image(&repo)? {
@@ -24,7 +27,20 @@ pub fn run(args: &QueryArgs) -> CommandResult {
         match resolve(&graph, &image, &args.target) {
             Resolution::Found(id) => return answer(args, &repo, &graph, id, None),
             Resolution::Ambiguous(ids) => return ambiguous(args, ids),
-            Resolution::NotFound => {}
+            // The closest matches come from the search cache made for the same index.
+            Resolution::NotFound => {
+                let header = image.header();
+                let cache = SearchCache::open(
+                    &repo.artifact(pipeline::SEARCH_CACHE_FILE),
+                    &header.index_stamp,
+                )
+                .filter(|cache| cache.index_hash == header.index_hash);
+                if let Some(cache) = cache {
+                    let closest =
+                        closest_in(&cache.collection, &cache.retrieval, None, &args.target);
+                    return not_found(args, format!("no entity named `{}`", args.target), closest);
+                }
+            }
         }
     }
     let stamps = ArtifactStamps::now(&repo);
