@@ -664,7 +664,10 @@ impl Inline {
     fn role(&mut self, role: &str, content: &str, number: u32) {
         let (title, target) = explicit_title(content);
         let bare = role.rsplit(':').next().unwrap_or(role);
+        // Intersphinx's `:external:doc:` and `:external+pip:doc:` name another project's pages.
+        let foreign = role.starts_with("external");
         match bare {
+            "doc" | "ref" | "numref" | "download" if foreign => {}
             "doc" => self
                 .links
                 .push((target.to_owned(), number, LinkKind::Document)),
@@ -1083,7 +1086,8 @@ Visit https://flask.palletsprojects.com/ or `the docs <https://docs.example.org>
     fn other_projects_labels_and_pointing_targets_are_not_links() {
         let facts = analyze(
             ":ref:`python:tut-intro` and :ref:`Local <Local Label>`, :doc:`werkzeug:test`, \
-             `alias <other_>`_.\n\n.. _a: b_\n",
+             `alias <other_>`_, :external+pip:doc:`the build <reference/build-system>`, \
+             :external:ref:`a-label`.\n\n.. _a: b_\n",
             "x",
         );
         let labels: Vec<Option<&str>> = facts.links.iter().map(|l| l.label.as_deref()).collect();
