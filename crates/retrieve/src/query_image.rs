@@ -46,12 +46,12 @@ use crate::query::{NameLookup, entry_names};
 use crate::table::{Table, TableBuilder, read_u32, read_u64, read_varint, write_varint};
 
 /// Bumped whenever the layout, or anything the image derives from the snapshot, changes.
-pub const QUERY_IMAGE_FORMAT: u32 = 2;
+pub const QUERY_IMAGE_FORMAT: u32 = 3;
 
 const MAGIC: &[u8; 8] = b"dbquery\x01";
 
 /// What an image vouches for: the two files it was made from, as they were then.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ImageHeader {
     /// [`QUERY_IMAGE_FORMAT`].
     pub format: u32,
@@ -65,6 +65,8 @@ pub struct ImageHeader {
     pub snapshot_stamp: FileStamp,
     /// That snapshot's `contentHash` (the index's `projection.snapshotHash`).
     pub snapshot_hash: ContentHash,
+    /// That index's ranking settings (what a reader ranks with, beside the search cache).
+    pub retrieval: doc_bridge_model::index::RetrievalSettings,
 }
 
 /// Where each entity and relation of a snapshot lies in its `snapshot.json` bytes.

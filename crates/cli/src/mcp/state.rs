@@ -31,6 +31,7 @@ use doc_bridge_retrieve::graph::Graph;
 use doc_bridge_retrieve::query::{NameLookup, closest_in};
 use doc_bridge_retrieve::query_image::QueryImage;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// A loaded index with what the tools read.
 pub struct Loaded {
@@ -38,8 +39,9 @@ pub struct Loaded {
     pub repo: Repo,
     /// The index and its snapshot, parsed or mapped.
     held: Held,
-    /// What ranking needs.
-    pub collection: Collection,
+    /// What ranking needs: built with the index, or read from the search cache the first time
+    /// a call ranks ([`Loaded::collection`]).
+    collection: OnceLock<Collection>,
     /// Set when the index is stale and the server was started with `--allow-stale`: a short
     /// summary of what changed.
     pub stale: Option<String>,
@@ -55,25 +57,54 @@ enum Held {
         index: Box<DocBridgeIndexV1>,
         snapshot: Box<Snapshot>,
     },
-    /// The query image over the mapped `snapshot.json`, with the settings the search cache
-    /// recorded: what a server's first calls answer from without parsing either artifact. It
-    /// is parsed once the index goes stale (the refresh needs what changed, and builds both).
-    Mapped {
-        image: Box<QueryImage>,
-        retrieval: RetrievalSettings,
-    },
+    /// The query image over the mapped `snapshot.json`: what a server's first calls answer
+    /// from without parsing either artifact. It is parsed once the index goes stale (the
+    /// refresh needs what changed, and builds both).
+    Mapped { image: Box<QueryImage> },
 }
 
 impl Loaded {
     /// What the tools read, before any call looked at its freshness.
-    fn new(repo: Repo, held: Held, collection: Collection) -> Self {
+    fn new(repo: Repo, held: Held, collection: Option<Collection>) -> Self {
+        let cell = OnceLock::new();
+        if let Some(collection) = collection {
+            let _ = cell.set(collection);
+        }
         Loaded {
             repo,
             held,
-            collection,
+            collection: cell,
             stale: None,
             refreshed: None,
         }
+    }
+
+    /// What ranking needs. For a mapped index, read from the search cache made for the same
+    /// index at the first call that ranks (so a first `handoff` does not wait for it); when
+    /// that cache is gone or was made for another index, built from the index, parsed for it.
+    /// An error only when the index itself changed under the server (the next call reloads).
+    pub fn collection(&self) -> Result<&Collection, UserError> {
+        if let Some(collection) = self.collection.get() {
+            return Ok(collection);
+        }
+        let built = match &self.held {
+            Held::Parsed { index, .. } => Some(Collection::build(&index.projection)),
+            Held::Mapped { image } => {
+                let header = image.header();
+                search_cache(&self.repo, &header.index_stamp)
+                    .filter(|cache| cache.index_hash == header.index_hash)
+                    .map(|cache| cache.collection)
+                    .or_else(|| {
+                        let index = crate::pipeline::verified_index(&self.repo).ok()?;
+                        (index.content_hash == header.index_hash)
+                            .then(|| Collection::build(&index.projection))
+                    })
+            }
+        };
+        let built = built.ok_or_else(|| {
+            UserError::error("the index changed while this call was answered; call again")
+        })?;
+        Ok(self.collection.get_or_init(|| built))
     }
 
     /// The lookups over the snapshot.
@@ -104,7 +135,7 @@ impl Loaded {
     pub fn retrieval(&self) -> &RetrievalSettings {
         match &self.held {
             Held::Parsed { index, .. } => &index.retrieval,
-            Held::Mapped { retrieval, .. } => retrieval,
+            Held::Mapped { image } => &image.header().retrieval,
         }
     }
 
@@ -143,7 +174,10 @@ impl Loaded {
             Held::Parsed { index, .. } => Some(&index.projection),
             Held::Mapped { .. } => None,
         };
-        closest_in(&self.collection, self.retrieval(), projection, target)
+        match self.collection() {
+            Ok(collection) => closest_in(collection, self.retrieval(), projection, target),
+            Err(_) => Vec::new(),
+        }
     }
 }
 
@@ -188,7 +222,14 @@ impl State {
             // A refresh leaves what it built parsed; nothing else leaves anything to write.
             return;
         };
-        let written = session.write(unwritten, snapshot, index, &loaded.collection);
+        // A refresh keeps the collection it built.
+        let Some(collection) = loaded.collection.get() else {
+            crate::errln!("warning: the refreshed index was not written: it has no collection");
+            self.loaded = None;
+            self.session = None;
+            return;
+        };
+        let written = session.write(unwritten, snapshot, index, collection);
         let now = file_stamp(&loaded.repo.artifact(INDEX_FILE));
         match (written, now) {
             (Ok(_), Some(now)) => *stamp = now,
@@ -301,7 +342,7 @@ impl State {
             index: Box::new(index),
             snapshot: Box::new(snapshot),
         };
-        self.loaded = Some((stamp, Loaded::new(repo, held, collection)));
+        self.loaded = Some((stamp, Loaded::new(repo, held, Some(collection))));
         Ok(described)
     }
 
@@ -428,21 +469,18 @@ impl State {
     }
 }
 
-/// The index as the tools read it: from the query image and the search cache when both were
-/// made for `index.json` as it is (and the inputs are unchanged), parsing neither artifact;
-/// else both artifacts read and verified ([`parse`]).
+/// The index as the tools read it: from the query image when it was made for `index.json` as it
+/// is (and the inputs are unchanged), parsing neither artifact (the collection follows from the
+/// search cache when a call ranks); else both artifacts read and verified ([`parse`]).
 fn load(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
     if let Some(stamp) = stamp
         && let Some(image) = fresh_query_image(&repo)?
         && image.header().index_stamp == *stamp
-        && let Some(cache) = search_cache(&repo, stamp)
-        && cache.index_hash == image.header().index_hash
     {
         let held = Held::Mapped {
             image: Box::new(image),
-            retrieval: cache.retrieval,
         };
-        return Ok(Loaded::new(repo, held, cache.collection));
+        return Ok(Loaded::new(repo, held, None));
     }
     parse(repo, stamp)
 }
@@ -460,7 +498,7 @@ fn parse(repo: Repo, stamp: Option<&FileStamp>) -> Result<Loaded, UserError> {
         index: Box::new(index),
         snapshot: Box::new(snapshot),
     };
-    Ok(Loaded::new(repo, held, collection))
+    Ok(Loaded::new(repo, held, Some(collection)))
 }
 
 /// The search cache made for the `index.json` with this stamp, read into memory (the server

@@ -287,21 +287,17 @@ pub fn search_tool(state: &mut State, args: SearchArgs) -> Result<Answer, ToolEr
         scoring: Scoring::from_settings(loaded.retrieval()),
         ..SearchOptions::default()
     };
-    let hits = search(&loaded.collection, &args.query, &options);
-    let texts = crate::commands::search::result_texts(&loaded.repo, &loaded.collection, &hits);
-    let hits = doc_bridge_retrieve::rank::rerank_by_passages(
-        &loaded.collection,
-        &args.query,
-        hits,
-        &texts,
-        limit,
-    );
+    let collection = loaded.collection()?;
+    let hits = search(collection, &args.query, &options);
+    let texts = crate::commands::search::result_texts(&loaded.repo, collection, &hits);
+    let hits =
+        doc_bridge_retrieve::rank::rerank_by_passages(collection, &args.query, hits, &texts, limit);
     let graph = loaded.graph();
     let terms: BTreeSet<String> = tokens(&args.query).into_iter().collect();
     let mut results = Vec::new();
     let mut droppables = Vec::new();
     for (rank, hit) in hits.iter().enumerate() {
-        let entry = loaded.collection.entry(hit.entry);
+        let entry = collection.entry(hit.entry);
         let mut result = json!({
             "id": entry.id(),
             "kind": entry.kind(),

@@ -55,6 +55,7 @@ pub fn write_query_image(
         inputs_hash: index.inputs.hash.clone(),
         snapshot_stamp: stamps.snapshot,
         snapshot_hash: snapshot.content_hash.clone(),
+        retrieval: index.retrieval.clone(),
     };
     let bytes = phase("encode query image", || {
         query_image::encode(&header, snapshot, spans, &index.projection)
