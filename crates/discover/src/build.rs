@@ -913,20 +913,22 @@ impl<'a> Builder<'a> {
         };
         // The site roots in this document's order, computed at its first site-absolute link.
         let mut site_roots = None;
+        // The relation a link that found its target makes.
+        let links_to = |to: EntityId, line: u32, via: &str| Relation {
+            from: id.clone(),
+            to,
+            kind: RelationKind::LinksTo,
+            provenance: Provenance::Observed,
+            evidence: at_line(record, line),
+            via: Some(via.to_owned()),
+        };
         for link in &facts.links {
             if link.glob {
                 let roots =
                     site_roots.get_or_insert_with(|| self.site_roots.for_document(&record.path));
                 for path in self.glob_documents(&dir, roots, link) {
                     if let Some(entity) = self.entity_at(path) {
-                        relations.push(Relation {
-                            from: id.clone(),
-                            to: entity,
-                            kind: RelationKind::LinksTo,
-                            provenance: Provenance::Observed,
-                            evidence: at_line(record, link.line),
-                            via: Some(link.target.clone()),
-                        });
+                        relations.push(links_to(entity, link.line, &link.target));
                     }
                 }
                 continue;
@@ -944,14 +946,7 @@ impl<'a> Builder<'a> {
                 if let Some(path) = docc_article().or_else(|| self.labels.get(label).copied())
                     && let Some(entity) = self.entity_at(path)
                 {
-                    relations.push(Relation {
-                        from: id.clone(),
-                        to: entity,
-                        kind: RelationKind::LinksTo,
-                        provenance: Provenance::Observed,
-                        evidence: at_line(record, link.line),
-                        via: Some(link.target.clone()),
-                    });
+                    relations.push(links_to(entity, link.line, &link.target));
                 }
                 continue;
             }
@@ -1049,14 +1044,7 @@ impl<'a> Builder<'a> {
                     !e.as_str().starts_with("area:") && !e.as_str().starts_with("package:")
                 })
             {
-                relations.push(Relation {
-                    from: id.clone(),
-                    to: entity,
-                    kind: RelationKind::LinksTo,
-                    provenance: Provenance::Observed,
-                    evidence: at_line(record, link.line),
-                    via: Some(target.to_owned()),
-                });
+                relations.push(links_to(entity, link.line, target));
             }
         }
 
