@@ -2,7 +2,7 @@
 //! freshness, the indexed snapshot's diagnostics, the agents — and what to run next.
 //!
 //! It writes nothing, not even the caches other reads may refresh (`cache/stamps.bin`,
-//! `cache/search.bin`): freshness is computed here the way `index --check` computes it, with the
+//! `cache/search.bin`, `cache/query.bin`): freshness is computed here the way `index --check` computes it, with the
 //! stamp cache read and never recorded. It never builds or calls an agent (the agents are read
 //! as configuration, `agent_config`). Exit 0 when nothing needs doing; 1 when something does
 //! (an invalid configuration, an index that is missing, invalid, legacy or stale, an error
