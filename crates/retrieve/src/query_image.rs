@@ -4,11 +4,12 @@
 //!
 //! The image does not copy the snapshot's entities and relations. It holds, for every id, where
 //! the entity's JSON lies in `snapshot.json` (one line of canonical JSON, see
-//! docs/storage.md) and which relations leave and reach it, and for every relation where its
-//! JSON lies; a lookup parses just those elements of the mapped snapshot file. Beside them it
-//! keeps the tables the handoff code asks of a whole snapshot: entities by path, documents in
-//! path order, inventoried files, packages, agent documents by owner, and the names `query`
-//! resolves (aliases, file names and stems, from the index's projection).
+//! docs/storage.md) and which relations leave and reach it, and for every relation and every
+//! diagnostic where its JSON lies; a lookup parses just those elements of the mapped snapshot
+//! file. Beside them it keeps the tables the handoff code asks of a whole snapshot: entities by
+//! path, documents in path order, inventoried files, packages, agent documents by owner,
+//! diagnostics by file and entity, and the names `query` resolves (aliases, file names and
+//! stems, from the index's projection); its header carries the index's ranking settings.
 //!
 //! ```text
 //! header length  u32
