@@ -63,6 +63,9 @@ const JS_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "d.ts", "js", "jsx",
 /// scikit-learn and others render into it).
 const PYTHON_COMPILED: [&str; 5] = ["pyx", "pyx.tp", "pxd", "pxd.tp", "pyx.in"];
 
+/// Build scripts that declare a package directory's compiled extension modules.
+const EXTENSION_BUILD_SCRIPTS: [&str; 2] = ["setup_package.py", "meson.build"];
+
 impl<'a> Resolver<'a> {
     /// Builds the lookups. `cargo_lib_paths` maps a Cargo package id to its `[lib] path`.
     pub fn new(
@@ -677,6 +680,19 @@ impl<'a> Resolver<'a> {
             {
                 return (ImportResolution::File, Vec::new());
             }
+            // A private module (`_wcs`) of a package whose directory holds the build script that
+            // declares its extensions (astropy's `setup_package.py`, meson-python's
+            // `meson.build`): compiled from sources that name it in that script.
+            let package_dir = target.parent();
+            if target.file_name().starts_with('_')
+                && EXTENSION_BUILD_SCRIPTS.iter().any(|script| {
+                    package_dir
+                        .join(script)
+                        .is_some_and(|p| self.files.contains(p.as_str()))
+                })
+            {
+                return (ImportResolution::File, Vec::new());
+            }
         }
         let first = dotted.split('.').next().unwrap_or("").to_lowercase();
         if dots > 0 || self.python_names.contains(&first) {
@@ -1007,6 +1023,20 @@ mod tests {
             ImportResolution::Unresolved
         );
         assert_eq!(resolve(".nothing", &[]).0, ImportResolution::Unresolved);
+        // A private module of a package whose build script declares its extensions.
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new()).with_files([
+            "lib/matplotlib/meson.build",
+            "lib/mpl_toolkits/mplot3d/helper.txt",
+        ]);
+        let resolve = |specifier: &str| r.resolve(Language::Python, &from, specifier, &[], false);
+        assert_eq!(resolve("._c_internal").0, ImportResolution::File);
+        assert_eq!(resolve("matplotlib._c_internal").0, ImportResolution::File);
+        assert_eq!(resolve(".public_missing").0, ImportResolution::Unresolved);
+        assert_eq!(
+            resolve("matplotlib.sub._private").0,
+            ImportResolution::Unresolved,
+            "no build script there"
+        );
     }
 
     #[test]
