@@ -7,7 +7,8 @@
 //! `.github/` or `.gitlab/` directory (issue and pull request templates, workflow notes: the host
 //! shows them) or under `.changeset/` (release notes waiting for the next release); bundled
 //! licence texts (`licenses/`), Sphinx's `_templates/`, INSTALL, agent skills (`SKILL.md`) and
-//! a folder's note about one of its files (`ml_map.README.rst`); and agent
+//! a folder's note about one of its files (`ml_map.README.rst`), a page's template
+//! (`index.rst.template`); and agent
 //! documents (`corpus.agent.root`), which reach agents through `llms.txt` and handoffs; change
 //! log entries (`changelog_unreleased/`, news fragments such as `19939.bugfix.rst`, by
 //! [`doc_bridge_model::file_role`]); and the
@@ -83,6 +84,12 @@ pub fn is_entry_document(path: &RelPath) -> bool {
         || stem.ends_with(".readme")
 }
 
+/// Whether a document is a page's template (`index.rst.template`): an input of the build; the
+/// pages it renders are what readers reach, and those have no file to judge.
+fn is_page_template(path: &RelPath) -> bool {
+    path.file_name().to_ascii_lowercase().ends_with(".template")
+}
+
 /// Whether a document lies in a DocC catalog (`X.docc/`): DocC builds the catalog's navigation
 /// itself, from its landing page, its `Topics` sections and the symbols an extension page
 /// (`# ``Module/Symbol`` `) documents, not from links.
@@ -129,6 +136,7 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
             || d.front_matter.get("orphan") == Some(&serde_json::Value::Bool(true))
             || file_role(&d.path) == Some(FileRole::Changelog)
             || is_entry_document(&d.path)
+            || is_page_template(&d.path)
             || is_host_document(&d.path)
             || is_docc_page(&d.path)
             || sites.iter().any(|site| d.path.is_within(site))
@@ -213,6 +221,7 @@ mod tests {
                 document(".agents/skills/perf/SKILL.md"),
                 document("docs/changes/io.fits/19939.bugfix.rst"),
                 document("docs/templates-guide.md"),
+                document("doc/index.rst.template"),
                 agent,
             ],
             vec![

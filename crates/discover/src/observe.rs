@@ -98,6 +98,11 @@ pub fn classify(path: &RelPath) -> Kind {
     if let Some(format) = ext.as_deref().and_then(Format::from_extension) {
         return Kind::Document(format);
     }
+    // A page the documentation build renders from a template (`index.rst.template`): read as
+    // the page it becomes, so its toctree and links count.
+    if name.to_ascii_lowercase().ends_with(".rst.template") {
+        return Kind::Document(Format::ReStructuredText);
+    }
     if ext.as_deref() == Some("txt") {
         return Kind::Text;
     }
@@ -539,6 +544,11 @@ mod tests {
             Kind::Document(Format::AsciiDoc)
         );
         assert_eq!(classify(&p("docs/intro.txt")), Kind::Text);
+        assert_eq!(
+            classify(&p("doc/index.rst.template")),
+            Kind::Document(Format::ReStructuredText)
+        );
+        assert_eq!(classify(&p("doc/mail.txt.template")), Kind::Other);
         assert_eq!(
             classify(&p("x/package.json")),
             Kind::Manifest(ManifestKind::PackageJson)
