@@ -11,6 +11,17 @@ pub(crate) struct Destination {
     pub(crate) fragment: Option<String>,
 }
 
+/// A Sphinx document name as Sphinx reads it: a source suffix dropped (`intro.rst` names the
+/// document `intro`, which may be `intro.md`), as `toctree` entries and `:doc:` roles write
+/// them in reStructuredText and MyST alike.
+pub(crate) fn document_name(target: &str) -> &str {
+    [".rst", ".md", ".txt"]
+        .iter()
+        .find_map(|suffix| target.strip_suffix(suffix))
+        .filter(|name| !name.is_empty() && !name.ends_with('/'))
+        .unwrap_or(target)
+}
+
 /// Classifies `target`. `external` forces the target to be treated as not
 /// relative (autolinks, e-mail autolinks and raw URLs, whose destination may
 /// lack a scheme, like `user@example.com` or `www.example.com`).

@@ -69,12 +69,7 @@ fn toctree_link(entry: &str, line: u32) -> Link {
         (Some(open), true) if open > 0 => entry[open + 1..entry.len() - 1].trim(),
         _ => entry,
     };
-    // Sphinx drops a source suffix from a document name (`intro.rst` may be `intro.md`).
-    let target = [".rst", ".md", ".txt"]
-        .iter()
-        .find_map(|suffix| target.strip_suffix(suffix))
-        .filter(|name| !name.is_empty() && !name.ends_with('/'))
-        .unwrap_or(target);
+    let target = crate::links::document_name(target);
     let external = target.contains("://");
     let site = !external && target.starts_with('/');
     Link {

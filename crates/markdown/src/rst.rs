@@ -463,14 +463,8 @@ impl Walker {
         }
         let external = target.contains("://") || target.starts_with("mailto:");
         // A toctree may list a URL, which is no document name.
-        // Sphinx drops a source suffix from a document name (`intro.rst` names `intro`, which
-        // may be `intro.md`).
         let target = match document_name {
-            true => [".rst", ".md", ".txt"]
-                .iter()
-                .find_map(|suffix| target.strip_suffix(suffix))
-                .filter(|name| !name.is_empty() && !name.ends_with('/'))
-                .unwrap_or(target),
+            true => crate::links::document_name(target),
             false => target,
         };
         let destination = if document_name && !external {
