@@ -45,6 +45,7 @@ use crate::cache::FileStamp;
 use crate::collection::{Storage, normalize_name};
 use crate::query::{NameLookup, entry_names};
 use crate::table::{Table, TableBuilder, read_u32, read_u64, read_varint, write_varint};
+use doc_bridge_store::canonical::Member;
 
 /// Bumped whenever the layout, or anything the image derives from the snapshot, changes.
 pub const QUERY_IMAGE_FORMAT: u32 = 3;
@@ -85,8 +86,13 @@ impl Spans {
     /// The element ranges of `bytes`, a `snapshot.json` as written (canonical or indented);
     /// `None` unless both arrays are there and well formed.
     pub fn of(bytes: &[u8]) -> Option<Spans> {
-        use doc_bridge_store::canonical::{elements, members};
-        let members = members(bytes)?;
+        Self::of_members(bytes, &doc_bridge_store::canonical::members(bytes)?)
+    }
+
+    /// [`Spans::of`] for bytes whose top-level members are known (an artifact just encoded:
+    /// `store::sealed::Encoded::members`), so the file is not scanned twice.
+    pub fn of_members(bytes: &[u8], members: &[Member]) -> Option<Spans> {
+        use doc_bridge_store::canonical::elements;
         let array = |key: &str| {
             let member = members
                 .iter()

@@ -78,6 +78,11 @@ impl Encoded {
         &self.bytes
     }
 
+    /// Its top-level members, as ranges of [`Encoded::bytes`] (kept in step with every change).
+    pub fn members(&self) -> &[Member] {
+        &self.members
+    }
+
     /// Puts the bytes in a temporary file beside `path`, unless `path` already holds exactly
     /// them; [`PendingWrite::commit`] syncs and renames.
     pub fn prepare_write(&self, path: &Path) -> Result<PendingWrite, ArtifactError> {

@@ -496,7 +496,7 @@ fn write_snapshot(
     })
     .map_err(cannot_write)?;
     let spans = phase("snapshot: element spans", || {
-        doc_bridge_retrieve::query_image::Spans::of(encoded.bytes())
+        doc_bridge_retrieve::query_image::Spans::of_members(encoded.bytes(), encoded.members())
     });
     Ok(SnapshotWrite {
         hash,
