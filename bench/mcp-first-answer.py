@@ -13,7 +13,6 @@ put back at the end. Standard library only.
 """
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -21,33 +20,13 @@ import subprocess
 import sys
 import time
 
-
-def call(proc, ident, method, params):
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n")
-    proc.stdin.flush()
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            sys.exit("the server closed its output")
-        message = json.loads(line)
-        if message.get("id") == ident:
-            return message
+from mcp_client import call, start
 
 
 def first_answer(binary, tree, tool, arguments):
     """(seconds from start to the initialize answer, seconds for the first call)."""
     t0 = time.monotonic()
-    proc = subprocess.Popen(
-        [binary, "mcp", "--root", tree],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    call(proc, 1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                  "clientInfo": {"name": "bench", "version": "1"}})
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-    proc.stdin.flush()
+    proc = start(binary, tree, stderr=subprocess.DEVNULL)
     started = time.monotonic() - t0
     t1 = time.monotonic()
     reply = call(proc, 2, "tools/call", {"name": tool, "arguments": arguments})
@@ -64,7 +43,7 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("tree")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--target", default="README.md")
+    ap.add_argument("--target", default="AGENTS.md")
     ap.add_argument("--query", default="configuration options")
     args = ap.parse_args()
     tree = os.path.abspath(args.tree)

@@ -24,17 +24,7 @@ import subprocess
 import sys
 import time
 
-
-def call(proc, ident, method, params):
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n")
-    proc.stdin.flush()
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            sys.exit("the server closed its output")
-        message = json.loads(line)
-        if message.get("id") == ident:
-            return message
+from mcp_client import call, start
 
 
 def search(proc, ident, query):
@@ -70,13 +60,8 @@ def main():
     with open(target, encoding="utf-8") as f:
         original = f.read()
 
-    proc = subprocess.Popen([args.binary, "mcp", "--root", tree], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    proc = start(args.binary, tree)
     try:
-        call(proc, 1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                     "clientInfo": {"name": "bench", "version": "0"}})
-        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-        proc.stdin.flush()
         ident = 2
         search(proc, ident, "warm up")
         quiet = []
