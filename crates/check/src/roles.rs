@@ -2,16 +2,30 @@
 //! examples, playgrounds, generated and vendored files, by [`doc_bridge_model::file_role`]) are
 //! inputs, outputs or demonstrations: a Markdown file under `tests/format/` is a formatter's
 //! input, a playground imports what its build produces, an example is assembled by the site
-//! that shows it. Their broken links, unresolved imports and orphan status are not findings.
+//! that shows it. Their broken links, unresolved imports and orphan status are not findings,
+//! and neither is a package or area of them that no document covers (a playground's
+//! `package.json` needs no page).
 //! Changelogs keep every rule: a dead link in release notes is a dead link.
+//!
+//! A file under a `templates/` or `template/` directory (or one named `*_template`) may be a
+//! template: a generator copies it elsewhere before anything reads it, so its relative imports
+//! name files beside where it will be, and no page links to it. Its unresolved imports and
+//! orphan status are not findings; its broken links are (a documentation section about
+//! templates, `docs/ref/templates/`, is pages, and their links are read where they are).
 
 use std::collections::HashMap;
 
 use doc_bridge_model::file_role::{FileRole, role_of};
 use doc_bridge_model::snapshot::{Diagnostic, FileClass, Snapshot};
 
-/// The codes that judge a file's links, imports and reachability.
-const CONTENT_CODES: &[&str] = &["broken-link", "unresolved-import", "orphan-document"];
+/// The codes that judge a file's links, imports, reachability and coverage.
+const CONTENT_CODES: &[&str] = &[
+    "broken-link",
+    "unresolved-import",
+    "orphan-document",
+    "uncovered-package",
+    "uncovered-area",
+];
 
 /// `diagnostics` without the [`CONTENT_CODES`] findings on files whose role exempts them.
 pub fn drop_exempt(snapshot: &Snapshot, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
@@ -24,6 +38,9 @@ pub fn drop_exempt(snapshot: &Snapshot, mut diagnostics: Vec<Diagnostic>) -> Vec
         if !CONTENT_CODES.contains(&d.code.as_str()) {
             return true;
         }
+        if d.code != "broken-link" && is_template(&d.path) {
+            return false;
+        }
         let (linguist, is_code) = files.get(d.path.as_str()).map_or((None, false), |f| {
             (f.linguist.as_deref(), f.class == FileClass::Module)
         });
@@ -33,6 +50,20 @@ pub fn drop_exempt(snapshot: &Snapshot, mut diagnostics: Vec<Diagnostic>) -> Vec
         )
     });
     diagnostics
+}
+
+/// Whether a file lies in a templates directory (`templates/`, `template/`,
+/// `project_template/`).
+fn is_template(path: &doc_bridge_model::RelPath) -> bool {
+    let text = path.as_str();
+    let mut dirs = text.split('/');
+    dirs.next_back();
+    dirs.any(|dir| {
+        let dir = dir.to_ascii_lowercase();
+        matches!(dir.as_str(), "templates" | "template")
+            || dir.ends_with("_template")
+            || dir.ends_with("-template")
+    })
 }
 
 #[cfg(test)]
@@ -69,6 +100,8 @@ mod tests {
                 finding("broken-link", "CHANGELOG.md"),
                 finding("broken-link", "packages/a/dist/generated/api.md"),
                 finding("parse-error", "tests/broken.py"),
+                finding("uncovered-package", "playgrounds/sandbox/package.json"),
+                finding("uncovered-package", "packages/core/package.json"),
             ],
         );
         let paths: Vec<String> = kept
@@ -82,6 +115,37 @@ mod tests {
                 "unresolved-import src/app.ts",
                 "broken-link CHANGELOG.md",
                 "parse-error tests/broken.py",
+                "uncovered-package packages/core/package.json",
+            ]
+        );
+    }
+
+    #[test]
+    fn content_findings_on_templates_are_dropped() {
+        let snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
+        let kept = drop_exempt(
+            &snapshot,
+            vec![
+                finding("unresolved-import", "scripts/templates/client-errors.js"),
+                finding("unresolved-import", "conf/project_template/app.py"),
+                finding("broken-link", "docs/ref/templates/language.txt"),
+                finding("orphan-document", "gen/Template/page.md"),
+                finding("parse-error", "scripts/templates/broken.js"),
+                finding("orphan-document", "docs/templates-guide.md"),
+                finding("unresolved-import", "src/templates.js"),
+            ],
+        );
+        let paths: Vec<String> = kept
+            .iter()
+            .map(|d| format!("{} {}", d.code, d.path))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "broken-link docs/ref/templates/language.txt",
+                "parse-error scripts/templates/broken.js",
+                "orphan-document docs/templates-guide.md",
+                "unresolved-import src/templates.js",
             ]
         );
     }
