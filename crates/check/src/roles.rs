@@ -3,8 +3,9 @@
 //! inputs, outputs or demonstrations: a Markdown file under `tests/format/` is a formatter's
 //! input, a playground imports what its build produces, an example is assembled by the site
 //! that shows it. Their broken links, unresolved imports and orphan status are not findings,
-//! and neither is a package or area of them that no document covers (a playground's
-//! `package.json` needs no page).
+//! and neither is a package of them that no document covers (a playground's `package.json`
+//! needs no page; an area is judged as it is, since the file its finding names is only its
+//! first module).
 //! Changelogs keep every rule: a dead link in release notes is a dead link.
 //!
 //! A file under a `templates/` or `template/` directory (or one named `*_template`) may be a
@@ -24,7 +25,6 @@ const CONTENT_CODES: &[&str] = &[
     "unresolved-import",
     "orphan-document",
     "uncovered-package",
-    "uncovered-area",
 ];
 
 /// `diagnostics` without the [`CONTENT_CODES`] findings on files whose role exempts them.
