@@ -42,6 +42,8 @@ pub struct IndexOptions<'a> {
     /// the index build): asked for once, when the projection is sealed, and may wait for it.
     /// `None`: the snapshot's own `content_hash`.
     pub snapshot_hash: Option<&'a (dyn Fn() -> ContentHash + Sync)>,
+    /// Tokens of earlier builds to reuse (a long-running process's memo); the index is the same.
+    pub tokens: Option<&'a crate::token_memo::TokenMemo>,
 }
 
 /// Effective ranking settings: defaults overridden by `retrieval.weights` / `retrieval.params`.
@@ -132,8 +134,7 @@ pub fn build_unsealed_index_with_collection(
 ) -> (DocBridgeIndexV1, Collection) {
     let config = options.config;
     // The routing part (knowledge, handoffs, lookup) and the projection are independent: the
-    // routing part runs on a scoped thread of its own while this thread builds the projection
-    // (which keeps this thread's token memo, see `token_memo`).
+    // routing part runs on a scoped thread of its own while this thread builds the projection.
     let (routing, (projection, collection)) = std::thread::scope(|scope| {
         let routing = scope.spawn(|| {
             phase("index: routing", || {
@@ -148,6 +149,7 @@ pub fn build_unsealed_index_with_collection(
                 config,
                 configuration_hash(config),
                 options.snapshot_hash,
+                options.tokens,
             )
         });
         let routing = routing

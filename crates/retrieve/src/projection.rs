@@ -76,8 +76,16 @@ pub fn project(
     config: &Config,
     configuration_hash: ContentHash,
 ) -> RetrievalIndexV1 {
-    let mut projection =
-        project_with_collection(snapshot, texts, overlay, config, configuration_hash, None).0;
+    let mut projection = project_with_collection(
+        snapshot,
+        texts,
+        overlay,
+        config,
+        configuration_hash,
+        None,
+        None,
+    )
+    .0;
     if let Ok(hash) = semantic_hash(&projection, PROJECTION_HASH_EXCLUDED) {
         projection.content_hash = hash;
     }
@@ -97,6 +105,7 @@ pub fn project_with_collection(
     config: &Config,
     configuration_hash: ContentHash,
     snapshot_hash: Option<&(dyn Fn() -> ContentHash + Sync)>,
+    tokens: Option<&crate::token_memo::TokenMemo>,
 ) -> (RetrievalIndexV1, Collection) {
     // Each entry is a pure function of its entity (copying the entity's text): on all cores,
     // collected in order.
@@ -141,7 +150,9 @@ pub fn project_with_collection(
         },
         entries,
     };
-    let collection = phase("projection: collection", || Collection::build(&projection));
+    let collection = phase("projection: collection", || {
+        Collection::build_with(&projection, tokens)
+    });
     projection.lexical.average_field_lengths = Field::ALL
         .iter()
         .zip(collection.average())

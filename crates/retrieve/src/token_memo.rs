@@ -1,10 +1,9 @@
-//! A memo of per-entry tokenization for long-running processes (`index --watch`): an entry whose
-//! field texts did not change is not tokenized and stemmed again when the collection is rebuilt.
-//! Speed only: a hit requires the very same texts (compared in full, not only by hash), and
-//! tokenizing is a pure function of them. Installed for a scope with [`with_token_memo`] (a
-//! thread-local read by `Collection::build` on the calling thread).
+//! A memo of per-entry tokenization for long-running processes (`index --watch`, the MCP
+//! server): an entry whose field texts did not change is not tokenized and stemmed again when
+//! the collection is rebuilt. Speed only: a hit requires the very same texts (compared in full,
+//! not only by hash), and tokenizing is a pure function of them. The process owns it and hands
+//! it to the build (`Collection::build_with`, `IndexOptions::tokens`).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
@@ -27,8 +26,8 @@ struct Inner {
 
 impl TokenMemo {
     /// An empty memo.
-    pub fn new() -> Arc<Self> {
-        Arc::new(Self::default())
+    pub fn new() -> Self {
+        Self::default()
     }
 
     /// Forgets every entry not used since the last sweep.
@@ -78,51 +77,5 @@ impl TokenMemo {
             .or_default()
             .push((generation, stored, Arc::clone(&analysed)));
         analysed
-    }
-}
-
-thread_local! {
-    static ACTIVE: RefCell<Option<Arc<TokenMemo>>> = const { RefCell::new(None) };
-}
-
-/// Runs `work` with `memo` active on this thread for `Collection::build`; the memo active
-/// before comes back afterwards, also when `work` panics.
-pub fn with_token_memo<R>(memo: &Arc<TokenMemo>, work: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Arc<TokenMemo>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let previous = self.0.take();
-            ACTIVE.with(|active| *active.borrow_mut() = previous);
-        }
-    }
-    let previous = ACTIVE.with(|active| active.replace(Some(Arc::clone(memo))));
-    let _restore = Restore(previous);
-    work()
-}
-
-/// The memo active on this thread.
-pub(crate) fn active() -> Option<Arc<TokenMemo>> {
-    ACTIVE.with(|active| active.borrow().clone())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_memo_is_active_for_the_call_and_the_previous_one_restored() {
-        let (outer, inner) = (TokenMemo::new(), TokenMemo::new());
-        assert!(active().is_none());
-        let seen = with_token_memo(&outer, || {
-            let nested = with_token_memo(&inner, active);
-            (nested, active())
-        });
-        assert!(seen.0.is_some_and(|m| Arc::ptr_eq(&m, &inner)));
-        assert!(seen.1.is_some_and(|m| Arc::ptr_eq(&m, &outer)));
-        assert!(active().is_none());
-        // Restored after a panic too.
-        let caught = std::panic::catch_unwind(|| with_token_memo(&outer, || panic!("inside")));
-        assert!(caught.is_err());
-        assert!(active().is_none());
     }
 }

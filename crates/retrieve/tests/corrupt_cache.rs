@@ -183,7 +183,7 @@ proptest! {
 
 #[test]
 fn a_collection_built_through_the_token_memo_equals_a_plain_one() {
-    use doc_bridge_retrieve::token_memo::{TokenMemo, with_token_memo};
+    use doc_bridge_retrieve::token_memo::TokenMemo;
     let plain = Collection::build(&projection());
     let memo = TokenMemo::new();
     let mut changed = projection();
@@ -191,15 +191,12 @@ fn a_collection_built_through_the_token_memo_equals_a_plain_one() {
         .fields
         .insert("body".to_owned(), "entirely different words".to_owned());
     for _ in 0..2 {
-        assert_eq!(
-            with_token_memo(&memo, || Collection::build(&projection())),
-            plain
-        );
+        assert_eq!(Collection::build_with(&projection(), Some(&memo)), plain);
         memo.sweep();
     }
     // One entry's text changed: only its analysis is new, and the result is a plain build's.
     assert_eq!(
-        with_token_memo(&memo, || Collection::build(&changed)),
+        Collection::build_with(&changed, Some(&memo)),
         Collection::build(&changed)
     );
 }

@@ -154,6 +154,7 @@ pub fn index_once(repo: &Repo, options: IndexRun) -> Result<Outcome, UserError> 
         &scanned.texts,
         (&scanned.walked, &scanned.analyses),
         past_gate.as_ref(),
+        None,
     )?;
     let summary = Summary {
         files: snapshot.files.len() as u64,
@@ -207,6 +208,7 @@ pub fn publish(
     texts: &Texts,
     files: (&[WalkedFile], &AnalysisCache),
     past_gate: Option<&crate::publication::Failed>,
+    tokens: Option<&doc_bridge_retrieve::token_memo::TokenMemo>,
 ) -> Result<Published, UserError> {
     // The snapshot is encoded, sealed and written on a thread of its own while the index is
     // built: the index needs the snapshot's seal only when its projection is done, and waits
@@ -219,7 +221,8 @@ pub fn publish(
             write_snapshot(repo, &snapshot, &sealed)
         });
         let snapshot_seal = || sealed.wait().clone();
-        let built = pipeline::index_from(repo, &snapshot, texts, Some(&snapshot_seal), false);
+        let built =
+            pipeline::index_from(repo, &snapshot, texts, Some(&snapshot_seal), false, tokens);
         (built, joined(writer))
     });
     let written = written?;
@@ -639,7 +642,8 @@ fn check_legacy(repo: &Repo, legacy: &LegacyIndex, as_json: bool) -> CommandResu
 /// The tree as it is now, rebuilt in memory (nothing written), compared with `legacy`.
 fn legacy_drift(repo: &Repo, legacy: &LegacyIndex) -> Result<Drift, UserError> {
     let scanned = pipeline::scan(repo, &Progress::new(true))?;
-    let (rebuilt, _) = pipeline::index_from(repo, &scanned.snapshot, &scanned.texts, None, true);
+    let (rebuilt, _) =
+        pipeline::index_from(repo, &scanned.snapshot, &scanned.texts, None, true, None);
     Ok(doc_bridge_retrieve::legacy::drift(legacy, &rebuilt))
 }
 

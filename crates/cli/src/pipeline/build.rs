@@ -180,7 +180,7 @@ fn project_name(repo: &Repo, observed: &[ObservedFile]) -> String {
 /// hash is equal.
 pub fn index(repo: &Repo, snapshot: &Snapshot, texts: &Texts) -> (DocBridgeIndexV1, Collection) {
     let previous = read_head(&repo.artifact(INDEX_FILE));
-    let (mut index, collection) = index_from(repo, snapshot, texts, None, true);
+    let (mut index, collection) = index_from(repo, snapshot, texts, None, true, None);
     index.generated_at = kept_generated_at(previous, &index.content_hash, &index.generated_at);
     (index, collection)
 }
@@ -195,6 +195,7 @@ pub fn index_from(
     texts: &Texts,
     snapshot_hash: Option<&(dyn Fn() -> ContentHash + Sync)>,
     seal_index: bool,
+    tokens: Option<&doc_bridge_retrieve::token_memo::TokenMemo>,
 ) -> (DocBridgeIndexV1, Collection) {
     let agent_root = repo.agent_root();
     let options = IndexOptions {
@@ -205,6 +206,7 @@ pub fn index_from(
         overlay: &overlay_signals_for(repo, snapshot),
         texts,
         snapshot_hash,
+        tokens,
     };
     phase("index", || {
         if seal_index {

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::PathRules;
 use doc_bridge_model::RelPath;
-use doc_bridge_retrieve::token_memo::{TokenMemo, with_token_memo};
+use doc_bridge_retrieve::token_memo::TokenMemo;
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
@@ -166,7 +166,7 @@ pub struct Session {
     repo: Repo,
     observations: Observations,
     /// Tokenized projection entries, reused when the search collection is rebuilt.
-    tokens: std::sync::Arc<TokenMemo>,
+    tokens: TokenMemo,
     filter: EventFilter,
     json: bool,
     quiet: bool,
@@ -284,9 +284,8 @@ impl Session {
         if !(initial || changes.any() || batch.overlay || batch.config || batch.rescan) {
             return Ok(Refreshed::Unchanged);
         }
-        let tokens = std::sync::Arc::clone(&self.tokens);
-        let result = with_token_memo(&tokens, || self.rebuild(initial, &changes, started, writes));
-        tokens.sweep();
+        let result = self.rebuild(initial, &changes, started, writes);
+        self.tokens.sweep();
         result
     }
 
@@ -314,6 +313,7 @@ impl Session {
                     &texts,
                     (self.observations.walked(), &analyses),
                     None,
+                    Some(&self.tokens),
                 );
                 let published = match published {
                     Ok(published) => published,
@@ -343,8 +343,14 @@ impl Session {
             }
             Writes::Later => {
                 // Neither the snapshot nor the index is encoded or sealed: that is the writing.
-                let (index, collection) =
-                    pipeline::index_from(&self.repo, &snapshot, &texts, None, false);
+                let (index, collection) = pipeline::index_from(
+                    &self.repo,
+                    &snapshot,
+                    &texts,
+                    None,
+                    false,
+                    Some(&self.tokens),
+                );
                 let artifacts = Artifacts::Unwritten(Unwritten { analyses });
                 (snapshot, index, collection, artifacts)
             }

@@ -14,6 +14,7 @@ use super::analyse::{AnalysedEntry, SHARDS, TermList, analyse};
 use super::image::{self, Section};
 use super::{Collection, ExactKind, FIELD_COUNT, normalize_name, stem_without_order, style_key};
 use crate::table::{TableBuilder, TableBytes, write_varint};
+use crate::token_memo::TokenMemo;
 
 /// One term's postings as they are appended, in entry order.
 #[derive(Default)]
@@ -145,10 +146,19 @@ impl Columns {
 impl Collection {
     /// Tokenizes every entry's fields and lays out the image.
     pub fn build(projection: &RetrievalIndexV1) -> Self {
+        Self::build_with(projection, None)
+    }
+
+    /// [`Collection::build`], taking each entry's tokens from `tokens` where its texts are
+    /// the ones tokenized before (a long-running process's memo, [`TokenMemo`]); the collection
+    /// is the same.
+    pub fn build_with(projection: &RetrievalIndexV1, tokens: Option<&TokenMemo>) -> Self {
         // Tokenizing is the expensive part and independent per entry: in parallel. Then the
         // postings (merged per shard of terms, each in entry order so every list stays sorted)
         // and the per-entry columns and names, side by side.
-        let analysed = phase("collection: tokenize", || analyse_entries(projection));
+        let analysed = phase("collection: tokenize", || {
+            analyse_entries(projection, tokens)
+        });
         let ((postings, totals), (columns, exact)) = rayon::join(
             || phase("collection: postings", || postings_table(&analysed)),
             || {
@@ -239,10 +249,11 @@ fn is_unscored(entry: &ProjectedEntry) -> bool {
     entry.kind == "file"
 }
 
-/// Every entry's fields tokenized (through the active token memo, if any); an unscored entry
-/// has no terms.
-fn analyse_entries(projection: &RetrievalIndexV1) -> Vec<Arc<AnalysedEntry>> {
-    let memo = crate::token_memo::active();
+/// Every entry's fields tokenized (through `memo`, if any); an unscored entry has no terms.
+fn analyse_entries(
+    projection: &RetrievalIndexV1,
+    memo: Option<&TokenMemo>,
+) -> Vec<Arc<AnalysedEntry>> {
     projection
         .entries
         .par_iter()
@@ -257,7 +268,7 @@ fn analyse_entries(projection: &RetrievalIndexV1) -> Vec<Arc<AnalysedEntry>> {
                     .map(String::as_str)
                     .unwrap_or("")
             });
-            match &memo {
+            match memo {
                 Some(memo) => memo.get_or_analyse(&texts, analyse),
                 None => Arc::new(analyse(&texts)),
             }
