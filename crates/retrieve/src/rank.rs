@@ -57,11 +57,18 @@ pub const REFERENCE_CAP: f64 = 60.0;
 pub const REFERENCE_MAX_TARGETS: usize = 6;
 
 /// The best place of a result's file holds this share of the query's weight: up to this much
-/// (`rerank_by_passages`; 10% of [`LEXICAL_SCALE`]).
-pub const PASSAGE_WEIGHT: f64 = 20.0;
+/// (`rerank_by_passages`; 70% of [`LEXICAL_SCALE`]). A question, a few words or a message is
+/// answered in one place of its page, so where the words stand together weighs nearly as much
+/// as how often they occur.
+pub const PASSAGE_WEIGHT: f64 = 35.0;
 /// A result's file writes this share of the query's consecutive word pairs: up to this much more
 /// (`rerank_by_passages`).
-pub const PHRASE_WEIGHT: f64 = 10.0;
+pub const PHRASE_WEIGHT: f64 = 15.0;
+/// [`PASSAGE_WEIGHT`] for a pasted report (a bug report, a traceback): the file a report is about
+/// is about the whole report, whose words it holds spread over it (40% of [`LEXICAL_SCALE`]).
+pub const REPORT_PASSAGE_WEIGHT: f64 = 20.0;
+/// [`PHRASE_WEIGHT`] for a pasted report.
+pub const REPORT_PHRASE_WEIGHT: f64 = 10.0;
 /// How many of the best results are looked into for [`PASSAGE_WEIGHT`].
 pub const PASSAGE_CANDIDATES: usize = 30;
 
@@ -806,8 +813,10 @@ pub fn search(collection: &Collection, query: &str, options: &SearchOptions) -> 
 /// Reorders `hits` (the best first, as [`search`] returns them, asked with a limit of at least
 /// [`PASSAGE_CANDIDATES`]) by how much of the query one place of each file holds: `texts[i]` is
 /// the text of `hits[i]`'s file, when it could be read. Each hit gains up to
-/// [`PASSAGE_WEIGHT`] × its [`snippet::coverage`]; the order is then the new scores', and
-/// `limit` hits are kept. Pure: the caller reads the files.
+/// [`PASSAGE_WEIGHT`] × its [`snippet::coverage`] and [`PHRASE_WEIGHT`] × its
+/// [`snippet::phrase_share`] ([`REPORT_PASSAGE_WEIGHT`] and [`REPORT_PHRASE_WEIGHT`] for a pasted
+/// report); the order is then the new scores', and `limit` hits are kept. Pure: the caller
+/// reads the files.
 pub fn rerank_by_passages(
     collection: &Collection,
     query: &str,
@@ -826,11 +835,16 @@ pub fn rerank_by_passages(
     let pairs = crate::snippet::word_pairs(query);
     // A pair of common words is no phrase worth finding: each pair weighs its rarer word's idf.
     let idf_of = |term: &str| collection.postings(term).map_or(0.0, |(df, _)| idf(n, df));
+    let (passage_weight, phrase_weight) = if shape(query).report {
+        (REPORT_PASSAGE_WEIGHT, REPORT_PHRASE_WEIGHT)
+    } else {
+        (PASSAGE_WEIGHT, PHRASE_WEIGHT)
+    };
     if weights.len() >= 2 {
         for (hit, text) in hits.iter_mut().zip(texts) {
             let Some(text) = text else { continue };
-            let gain = PASSAGE_WEIGHT * crate::snippet::coverage(text, &weights)
-                + PHRASE_WEIGHT * crate::snippet::phrase_share(text, &pairs, &idf_of);
+            let gain = passage_weight * crate::snippet::coverage(text, &weights)
+                + phrase_weight * crate::snippet::phrase_share(text, &pairs, &idf_of);
             if gain > 0.0 && hit.parts.lexical > 0.0 {
                 hit.parts.passage = gain;
                 hit.score += gain;

@@ -9,8 +9,9 @@ use doc_bridge_model::projection::{
 use doc_bridge_model::{ContentHash, EntityId, RelPath};
 use doc_bridge_retrieve::collection::Collection;
 use doc_bridge_retrieve::rank::{
-    CANONICALITY_CAP, Confidence, PASSAGE_WEIGHT, PHRASE_WEIGHT, PROXIMITY_ONE_HOP, SIGNAL_WEIGHT,
-    SearchOptions, TERM_IDENTITY, rerank_by_passages, search,
+    CANONICALITY_CAP, Confidence, PASSAGE_WEIGHT, PHRASE_WEIGHT, PROXIMITY_ONE_HOP,
+    REPORT_PASSAGE_WEIGHT, REPORT_PHRASE_WEIGHT, SIGNAL_WEIGHT, SearchOptions, TERM_IDENTITY,
+    rerank_by_passages, search,
 };
 use proptest::prelude::*;
 
@@ -622,6 +623,31 @@ fn a_page_that_answers_in_one_place_moves_up_after_its_passages_are_read() {
     assert_eq!(p.entries[reranked[0].entry].id, "document:together.md");
     assert!(reranked[0].parts.passage > reranked[1].parts.passage);
     assert!(reranked[0].parts.passage <= PASSAGE_WEIGHT + PHRASE_WEIGHT);
+    // A few words are answered in one place: the window weighs more than it does for a report.
+    assert!(
+        reranked[0].parts.passage > REPORT_PASSAGE_WEIGHT + REPORT_PHRASE_WEIGHT,
+        "{}",
+        reranked[0].parts.passage
+    );
+    // A pasted report with the same words gains at most the report's weights.
+    let report = format!(
+        "session timeout rotation {}",
+        "while upgrading yesterday something unexpected happened ".repeat(6)
+    );
+    let hits = search(&collection, &report, &options);
+    let report_texts: Vec<Option<String>> = hits
+        .iter()
+        .map(|h| {
+            Some(match p.entries[h.entry].id.as_str() {
+                "document:spread.md" => spread_text.clone(),
+                _ => together_text.clone(),
+            })
+        })
+        .collect();
+    let reranked = rerank_by_passages(&collection, &report, hits, &report_texts, 10);
+    assert_eq!(p.entries[reranked[0].entry].id, "document:together.md");
+    assert!(reranked[0].parts.passage > 0.0);
+    assert!(reranked[0].parts.passage <= REPORT_PASSAGE_WEIGHT + REPORT_PHRASE_WEIGHT);
     // The limit holds, and a result without text gains nothing.
     let hits = search(&collection, "session timeout rotation", &options);
     let none = rerank_by_passages(
