@@ -71,13 +71,16 @@ pub fn reading_list(
             .into_iter()
             .filter_map(|(id, n)| graph.document(id).map(|d| (d, n)))
             .collect();
-        docs.sort_by(|(a, an), (b, bn)| {
-            b.agent_doc
-                .cmp(&a.agent_doc)
-                .then(secondary(a).cmp(&secondary(b)))
-                .then(bn.cmp(an))
-                .then(graph.inbound_links(&b.id).cmp(&graph.inbound_links(&a.id)))
-                .then(a.path.cmp(&b.path))
+        // The key once per document (its role and inbound links take a lookup each), not per
+        // comparison.
+        docs.sort_by_cached_key(|(doc, n)| {
+            (
+                std::cmp::Reverse(doc.agent_doc),
+                secondary(doc),
+                std::cmp::Reverse(*n),
+                std::cmp::Reverse(graph.inbound_links(&doc.id)),
+                doc.path.clone(),
+            )
         });
         for (doc, _) in docs {
             push(doc.path.clone(), reason, &mut ordered);
