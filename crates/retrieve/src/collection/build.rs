@@ -339,110 +339,22 @@ fn columns_and_names(
         .map(|(i, e)| (e.id.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
         .collect();
     let inbound = inbound_neighbours(projection, &by_id);
+    // Every entry's exact names, on all cores: (name, entry, kind), sorted and without repeats,
+    // is each name's list of entries in entry order.
+    let mut exact: Vec<(String, u32, ExactKind)> = projection
+        .entries
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(index, entry)| {
+            let index = u32::try_from(index).unwrap_or(u32::MAX);
+            exact_names_of(entry, index)
+        })
+        .collect();
+    exact.par_sort_unstable();
+    exact.dedup();
     let mut columns = Columns::default();
-    let mut exact: FxHashMap<String, Vec<(u32, ExactKind)>> = FxHashMap::default();
     for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(analysed) {
         let index = u32::try_from(index).unwrap_or(u32::MAX);
-        let mut add_key = |key: String, kind: ExactKind| {
-            if !key.is_empty() {
-                let list = exact.entry(key).or_default();
-                // Entries are added in index order, so this entry's own pairs are the list's
-                // tail: the duplicate check never scans other entries (a name shared by many
-                // modules would make it quadratic).
-                let duplicate = list
-                    .iter()
-                    .rev()
-                    .take_while(|(i, _)| *i == index)
-                    .any(|(_, k)| *k == kind);
-                if !duplicate {
-                    list.push((index, kind));
-                }
-            }
-        };
-        // A name as written, and (for names people type in another case style) by its words.
-        let mut add = |name: &str, kind: ExactKind, any_style: bool| {
-            add_key(normalize_name(name), kind);
-            if any_style {
-                let key = style_key(name);
-                if key != normalize_name(name) {
-                    add_key(key, kind);
-                }
-            }
-        };
-        add(&entry.id, ExactKind::Id, false);
-        for alias in &entry.aliases {
-            add(alias, ExactKind::Id, false);
-        }
-        if entry.kind != "intent" {
-            add(entry.path.as_str(), ExactKind::Path, false);
-            if entry.kind == "file" {
-                // A file no analyzer reads is named by its file name and by its path and path
-                // suffixes as written, extension included: `Dockerfile`, `docker-compose.yml`,
-                // `workflows/ci.yml` (a bare stem would let `docker` name `docker.png`).
-                add(entry.path.file_name(), ExactKind::Path, false);
-                let path = entry.path.as_str();
-                let starts = path.match_indices('/').map(|(i, _)| i + 1);
-                for start in starts.collect::<Vec<_>>().iter().rev().skip(1) {
-                    add(&path[*start..], ExactKind::Path, false);
-                }
-            }
-            if matches!(entry.kind.as_str(), "document" | "module") {
-                add(entry.path.file_name(), ExactKind::Path, false);
-                let stem = entry.path.file_stem();
-                add(stem, ExactKind::Path, true);
-                if let Some(unordered) = stem_without_order(stem) {
-                    add(unordered, ExactKind::Path, true);
-                }
-                let without_ext = entry
-                    .path
-                    .as_str()
-                    .rsplit_once('.')
-                    .map_or(entry.path.as_str(), |(w, _)| w);
-                if without_ext != entry.path.as_str() {
-                    add(without_ext, ExactKind::Path, false);
-                }
-                // Every suffix of two segments or more (`flask/app.py` names `src/flask/app.py`),
-                // with and without the extension.
-                let segments: Vec<usize> = entry
-                    .path
-                    .as_str()
-                    .match_indices('/')
-                    .map(|(i, _)| i + 1)
-                    .collect();
-                // Start points of suffixes, leaving at least two segments.
-                for start in segments.iter().take(segments.len().saturating_sub(1)) {
-                    add(&entry.path.as_str()[*start..], ExactKind::Path, false);
-                    if let Some(suffix) = without_ext.get(*start..) {
-                        add(suffix, ExactKind::Path, false);
-                    }
-                }
-            }
-        }
-        for mention in &entry.mentions {
-            add(mention, ExactKind::Mention, true);
-        }
-        if entry.kind == "document" {
-            if !entry.title.trim().is_empty() {
-                add(&entry.title, ExactKind::Title, true);
-            }
-            if let Some(headings) = entry.fields.get(Field::Headings.name()) {
-                for heading in headings.lines().filter(|h| !h.trim().is_empty()) {
-                    add(heading, ExactKind::Heading, true);
-                }
-            }
-        }
-        for symbol in &entry.symbols {
-            let kind = if symbol.declared {
-                ExactKind::Symbol
-            } else {
-                ExactKind::ReexportedSymbol
-            };
-            add(&symbol.name, kind, true);
-            if let Some((_, member)) = symbol.name.rsplit_once('.') {
-                add(member, ExactKind::Member, false);
-            }
-        }
-
         let mut neighbours: Vec<u32> = entry
             .graph
             .outbound
@@ -456,14 +368,117 @@ fn columns_and_names(
         columns.push(entry, &analysed.length, &neighbours);
     }
     let mut table = TableBuilder::new();
-    for (name, mut list) in exact {
-        list.sort();
+    let mut rest = exact.as_slice();
+    while let Some((name, _, _)) = rest.first() {
+        let count = rest.iter().take_while(|(n, _, _)| n == name).count();
+        let (list, after) = rest.split_at(count);
         let mut bytes = Vec::new();
-        for (entry, kind) in &list {
+        for (_, entry, kind) in list {
             write_varint(&mut bytes, u64::from(*entry));
             bytes.push(*kind as u8);
         }
-        table.push(name, bytes, u32::try_from(list.len()).unwrap_or(u32::MAX));
+        table.push(
+            name.clone(),
+            bytes,
+            u32::try_from(count).unwrap_or(u32::MAX),
+        );
+        rest = after;
     }
     (columns, table.build())
+}
+
+/// The names that name `entry` (at `index`) exactly, each with what it matched; repeats are
+/// removed by the caller.
+fn exact_names_of(entry: &ProjectedEntry, index: u32) -> Vec<(String, u32, ExactKind)> {
+    let mut out = Vec::new();
+    let mut add_key = |key: String, kind: ExactKind| {
+        if !key.is_empty() {
+            out.push((key, index, kind));
+        }
+    };
+    // A name as written, and (for names people type in another case style) by its words.
+    let mut add = |name: &str, kind: ExactKind, any_style: bool| {
+        add_key(normalize_name(name), kind);
+        if any_style {
+            let key = style_key(name);
+            if key != normalize_name(name) {
+                add_key(key, kind);
+            }
+        }
+    };
+    add(&entry.id, ExactKind::Id, false);
+    for alias in &entry.aliases {
+        add(alias, ExactKind::Id, false);
+    }
+    if entry.kind != "intent" {
+        add(entry.path.as_str(), ExactKind::Path, false);
+        if entry.kind == "file" {
+            // A file no analyzer reads is named by its file name and by its path and path
+            // suffixes as written, extension included: `Dockerfile`, `docker-compose.yml`,
+            // `workflows/ci.yml` (a bare stem would let `docker` name `docker.png`).
+            add(entry.path.file_name(), ExactKind::Path, false);
+            let path = entry.path.as_str();
+            let starts = path.match_indices('/').map(|(i, _)| i + 1);
+            for start in starts.collect::<Vec<_>>().iter().rev().skip(1) {
+                add(&path[*start..], ExactKind::Path, false);
+            }
+        }
+        if matches!(entry.kind.as_str(), "document" | "module") {
+            add(entry.path.file_name(), ExactKind::Path, false);
+            let stem = entry.path.file_stem();
+            add(stem, ExactKind::Path, true);
+            if let Some(unordered) = stem_without_order(stem) {
+                add(unordered, ExactKind::Path, true);
+            }
+            let without_ext = entry
+                .path
+                .as_str()
+                .rsplit_once('.')
+                .map_or(entry.path.as_str(), |(w, _)| w);
+            if without_ext != entry.path.as_str() {
+                add(without_ext, ExactKind::Path, false);
+            }
+            // Every suffix of two segments or more (`flask/app.py` names `src/flask/app.py`),
+            // with and without the extension.
+            let segments: Vec<usize> = entry
+                .path
+                .as_str()
+                .match_indices('/')
+                .map(|(i, _)| i + 1)
+                .collect();
+            // Start points of suffixes, leaving at least two segments.
+            for start in segments.iter().take(segments.len().saturating_sub(1)) {
+                add(&entry.path.as_str()[*start..], ExactKind::Path, false);
+                if let Some(suffix) = without_ext.get(*start..) {
+                    add(suffix, ExactKind::Path, false);
+                }
+            }
+        }
+    }
+    for mention in &entry.mentions {
+        add(mention, ExactKind::Mention, true);
+    }
+    if entry.kind == "document" {
+        if !entry.title.trim().is_empty() {
+            add(&entry.title, ExactKind::Title, true);
+        }
+        if let Some(headings) = entry.fields.get(Field::Headings.name()) {
+            for heading in headings.lines().filter(|h| !h.trim().is_empty()) {
+                add(heading, ExactKind::Heading, true);
+            }
+        }
+    }
+    for symbol in &entry.symbols {
+        let kind = if symbol.declared {
+            ExactKind::Symbol
+        } else {
+            ExactKind::ReexportedSymbol
+        };
+        add(&symbol.name, kind, true);
+        if let Some((_, member)) = symbol.name.rsplit_once('.') {
+            add(member, ExactKind::Member, false);
+        }
+    }
+
+    out
 }
