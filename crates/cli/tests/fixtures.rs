@@ -435,8 +435,9 @@ fn sphinx_project_links_resolve_as_sphinx_resolves_them() {
 }
 
 /// What a Sphinx build makes or matches: globbed toctrees, conditional toctrees, gallery pages
-/// and images, templates, build output, MyST references and toctrees, compiled modules. Only
-/// the broken links are reported: a missing page, and gallery output of no script.
+/// and images, templates, build output, MyST references (labels, dotted and short object names)
+/// and toctrees, compiled modules. Only the broken links are reported: a missing page, an object
+/// no module declares, and gallery output of no script.
 #[test]
 fn sphinx_build_conventions_resolve() {
     let dir = fixture_copy("sphinx-gallery");
@@ -475,9 +476,10 @@ fn sphinx_build_conventions_resolve() {
         .filter(|(code, _)| code == "broken-link")
         .map(|(_, message)| message.as_str())
         .collect();
-    assert_eq!(findings.len(), 3, "{findings:#?}");
+    assert_eq!(findings.len(), 4, "{findings:#?}");
     for target in [
         "`missing-page`",
+        "`Furnace`",
         "`auto_examples/other/plot_glaze`",
         "`auto_examples/images/sphx_glr_plot_nope_001.png`",
     ] {

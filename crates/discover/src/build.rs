@@ -51,7 +51,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 11;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 12;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -648,6 +648,29 @@ impl<'a> Builder<'a> {
     /// (`Class`, or `Class.method` as a member) inside that module's package (a package's
     /// `__init__.py` re-exports what its submodules declare). `None` when that is not exactly
     /// one module.
+    /// The first Python module (by id) that declares `name`, an identifier, for a document
+    /// of a Sphinx project (below a `conf.py`): what a MyST link to an object's short name
+    /// resolves to.
+    fn python_short_name(&self, from: &RelPath, name: &str) -> Option<EntityId> {
+        let identifier = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if !identifier || !self.sphinx_configs.iter().any(|dir| from.is_within(dir)) {
+            return None;
+        }
+        self.declarations
+            .get(name)?
+            .iter()
+            .filter(|id| {
+                let path = id.as_str();
+                path.ends_with(".py") || path.ends_with(".pyi")
+            })
+            .min()
+            .cloned()
+    }
+
     fn python_dotted(&self, text: &str) -> Option<EntityId> {
         let name = text.trim().trim_end_matches("()");
         let segments: Vec<&str> = name.split('.').collect();
@@ -1010,14 +1033,18 @@ impl<'a> Builder<'a> {
                     Some(Found::File((*path).clone()))
                 };
                 // MyST: `[text](name)` is a reference to a label (`(name)=`, `.. _name:`) or
-                // to a documented Python object (`pkg.mod.Class`) when no file has the name.
+                // to a documented Python object (`pkg.mod.Class`) when no file has the name;
+                // in a Sphinx project, by its short name too (`[warns](warns)`), as Sphinx's
+                // `any` role finds an object by the last part of its name.
                 let reference = || {
                     (!target.contains('/') && link.fragment.is_none()).then_some(())?;
                     let label = doc_bridge_markdown::normalize_label(target);
                     if let Some(path) = self.labels.get(label.as_str()) {
                         return Some(Found::File((*path).clone()));
                     }
-                    let module = self.python_dotted(target)?;
+                    let module = self
+                        .python_dotted(target)
+                        .or_else(|| self.python_short_name(&record.path, target))?;
                     let path = module.as_str().strip_prefix("module:")?;
                     Some(Found::File(RelPath::new(path)?))
                 };
