@@ -85,6 +85,12 @@ mod tests {
         )
     }
 
+    fn code_and_path(kept: &[Diagnostic]) -> Vec<String> {
+        kept.iter()
+            .map(|d| format!("{} {}", d.code, d.path))
+            .collect()
+    }
+
     #[test]
     fn content_findings_on_tests_fixtures_examples_and_generated_files_are_dropped() {
         let snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
@@ -104,10 +110,7 @@ mod tests {
                 finding("uncovered-package", "packages/core/package.json"),
             ],
         );
-        let paths: Vec<String> = kept
-            .iter()
-            .map(|d| format!("{} {}", d.code, d.path))
-            .collect();
+        let paths = code_and_path(&kept);
         assert_eq!(
             paths,
             [
@@ -135,10 +138,7 @@ mod tests {
                 finding("unresolved-import", "src/templates.js"),
             ],
         );
-        let paths: Vec<String> = kept
-            .iter()
-            .map(|d| format!("{} {}", d.code, d.path))
-            .collect();
+        let paths = code_and_path(&kept);
         assert_eq!(
             paths,
             [

@@ -609,16 +609,18 @@ fn a_page_that_answers_in_one_place_moves_up_after_its_passages_are_read() {
     let p = projection(vec![spread, together]);
     let collection = Collection::build(&p);
     let options = unfloored();
-    let hits = search(&collection, "session timeout rotation", &options);
-    let texts: Vec<Option<String>> = hits
-        .iter()
-        .map(|h| {
-            Some(match p.entries[h.entry].id.as_str() {
-                "document:spread.md" => spread_text.clone(),
-                _ => together_text.clone(),
+    let texts_of = |hits: &[doc_bridge_retrieve::rank::Hit]| -> Vec<Option<String>> {
+        hits.iter()
+            .map(|h| {
+                Some(match p.entries[h.entry].id.as_str() {
+                    "document:spread.md" => spread_text.clone(),
+                    _ => together_text.clone(),
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
+    let hits = search(&collection, "session timeout rotation", &options);
+    let texts = texts_of(&hits);
     let reranked = rerank_by_passages(&collection, "session timeout rotation", hits, &texts, 10);
     assert_eq!(p.entries[reranked[0].entry].id, "document:together.md");
     assert!(reranked[0].parts.passage > reranked[1].parts.passage);
@@ -635,15 +637,7 @@ fn a_page_that_answers_in_one_place_moves_up_after_its_passages_are_read() {
         "while upgrading yesterday something unexpected happened ".repeat(6)
     );
     let hits = search(&collection, &report, &options);
-    let report_texts: Vec<Option<String>> = hits
-        .iter()
-        .map(|h| {
-            Some(match p.entries[h.entry].id.as_str() {
-                "document:spread.md" => spread_text.clone(),
-                _ => together_text.clone(),
-            })
-        })
-        .collect();
+    let report_texts = texts_of(&hits);
     let reranked = rerank_by_passages(&collection, &report, hits, &report_texts, 10);
     assert_eq!(p.entries[reranked[0].entry].id, "document:together.md");
     assert!(reranked[0].parts.passage > 0.0);
