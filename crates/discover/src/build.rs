@@ -193,6 +193,14 @@ struct Builder<'a> {
     docc_files: HashMap<(RelPath, String), &'a RelPath>,
 }
 
+/// Whether `name` is a Python identifier (a letter or `_`, then letters, digits and `_`).
+fn is_python_identifier(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 fn whole_file(record: &FileRecord) -> Evidence {
     Evidence {
         path: record.path.clone(),
@@ -652,12 +660,7 @@ impl<'a> Builder<'a> {
     /// of a Sphinx project (below a `conf.py`): what a MyST link to an object's short name
     /// resolves to.
     fn python_short_name(&self, from: &RelPath, name: &str) -> Option<EntityId> {
-        let identifier = name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-        if !identifier || !self.sphinx_configs.iter().any(|dir| from.is_within(dir)) {
+        if !is_python_identifier(name) || !self.in_sphinx_project(from) {
             return None;
         }
         self.declarations
@@ -671,15 +674,15 @@ impl<'a> Builder<'a> {
             .cloned()
     }
 
+    /// Whether `path` lies below a Sphinx configuration (`conf.py`).
+    fn in_sphinx_project(&self, path: &RelPath) -> bool {
+        self.sphinx_configs.iter().any(|dir| path.is_within(dir))
+    }
+
     fn python_dotted(&self, text: &str) -> Option<EntityId> {
         let name = text.trim().trim_end_matches("()");
         let segments: Vec<&str> = name.split('.').collect();
-        let identifiers = segments.iter().all(|s| {
-            s.chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_')
-                && s.chars().all(|c| c.is_alphanumeric() || c == '_')
-        });
+        let identifiers = segments.iter().all(|s| is_python_identifier(s));
         if segments.len() < 2 || !identifiers || self.python_modules.is_empty() {
             return None;
         }
@@ -799,8 +802,7 @@ impl<'a> Builder<'a> {
         // sphinx-gallery's pages are asked for by the documents of a Sphinx project (below a
         // `conf.py`, whatever its root document: scikit-learn renders `index.rst` from a
         // template) and by the gallery's own pages.
-        let in_project =
-            self.sphinx_configs.iter().any(|dir| from.is_within(dir)) || is_gallery_path(from);
+        let in_project = self.in_sphinx_project(from) || is_gallery_path(from);
         if !in_project {
             return None;
         }
