@@ -22,7 +22,14 @@ pub struct Owner {
     pub agent_doc: Option<RelPath>,
 }
 
-/// Where a handoff starts and what it reads, best first, each with the reason it was chosen.
+/// How many documents a handoff lists to read before editing (`readBeforeEditing`, the
+/// explanation), besides `AGENTS.md`.
+const READ_FIRST: usize = 5;
+
+/// Where a handoff starts and what it reads, best first, each with the reason it was chosen: the
+/// first `limit` of the list. The list is built in stages, each appending after the ones
+/// before, so the stages after the one that fills it are never worked out (the links-to hop is
+/// most of the cost of a package read by many documents).
 pub fn reading_list(
     graph: &Graph<'_>,
     scope: &RelPath,
@@ -30,9 +37,17 @@ pub fn reading_list(
     owner: Option<&Owner>,
     agent_root: Option<&RelPath>,
     owner_names: &[&str],
+    limit: usize,
 ) -> Vec<(RelPath, &'static str)> {
     let mut ordered = Ordered::default();
     let push = |path: RelPath, reason: &'static str, list: &mut Ordered| list.push(path, reason);
+    let full = |ordered: &mut Ordered| {
+        let full = ordered.list.len() >= limit;
+        if full {
+            ordered.list.truncate(limit);
+        }
+        full
+    };
     // 1. The ownership agent doc, then agent docs that name an owner of the scope.
     if let Some(doc) = owner
         .and_then(|o| o.agent_doc.clone())
@@ -48,6 +63,9 @@ pub fn reading_list(
     owned.sort_by(|a, b| a.path.cmp(&b.path));
     for doc in owned {
         push(doc.path.clone(), "agent doc naming the owner", &mut ordered);
+    }
+    if full(&mut ordered) {
+        return ordered.list;
     }
     // 2. Covering documents; then the scope's own README (a package's front page), then
     // 3. mentioning documents. Agent docs first, changelogs, tests and the like last (a
@@ -85,6 +103,9 @@ pub fn reading_list(
         for (doc, _) in docs {
             push(doc.path.clone(), reason, &mut ordered);
         }
+        if full(&mut ordered) {
+            return ordered.list;
+        }
     }
     // 4. One links-to hop from what was found so far.
     let found: Vec<EntityId> = ordered
@@ -111,6 +132,9 @@ pub fn reading_list(
             &mut ordered,
         );
     }
+    if full(&mut ordered) {
+        return ordered.list;
+    }
     // Documents inside the scope itself (a package's README), then the corpus index.
     let mut inside: Vec<&Document> = if scope.is_root() {
         Vec::new()
@@ -125,6 +149,9 @@ pub fn reading_list(
     });
     for doc in inside {
         push(doc.path.clone(), "inside it", &mut ordered);
+    }
+    if full(&mut ordered) {
+        return ordered.list;
     }
     let index_candidates = [
         agent_root.and_then(|r| r.join("index.md")),
@@ -349,6 +376,7 @@ pub fn build_handoff(
     input: &HandoffInput<'_>,
     agent_root: Option<&RelPath>,
 ) -> BuiltHandoff {
+    // One more than is read: the target itself, when it is a document, moves to the front.
     let mut reading = reading_list(
         graph,
         &input.path,
@@ -356,6 +384,7 @@ pub fn build_handoff(
         input.owner,
         agent_root,
         &input.owner_names,
+        READ_FIRST + 1,
     );
     if let Some(first) = &input.first_read {
         reading.retain(|(p, _)| p != first);
@@ -363,12 +392,15 @@ pub fn build_handoff(
     }
     let mut explain: Vec<String> = reading
         .iter()
-        .take(5)
+        .take(READ_FIRST)
         .map(|(path, reason)| format!("{path}: {reason}"))
         .collect();
     let start_document = reading.first().map(|(p, _)| p.clone());
-    let mut read_before_editing: Vec<RelPath> =
-        reading.iter().take(5).map(|(p, _)| p.clone()).collect();
+    let mut read_before_editing: Vec<RelPath> = reading
+        .iter()
+        .take(READ_FIRST)
+        .map(|(p, _)| p.clone())
+        .collect();
     if let Some(agents) = RelPath::new("AGENTS.md").filter(|p| graph.has_file(p.as_str()))
         && !read_before_editing.contains(&agents)
     {
@@ -487,8 +519,8 @@ mod tests {
     use super::*;
     use doc_bridge_model::ContentHash;
     use doc_bridge_model::snapshot::{
-        Dependency, Entity, FileClass, FileRecord, Project, SNAPSHOT_SCHEMA_VERSION, SNAPSHOT_TYPE,
-        Snapshot, SnapshotStats,
+        Dependency, Entity, FileClass, FileRecord, Project, Relation, SNAPSHOT_SCHEMA_VERSION,
+        SNAPSHOT_TYPE, Snapshot, SnapshotStats,
     };
 
     /// A package of `ecosystem` declared by `manifest`.
@@ -555,6 +587,95 @@ mod tests {
                 checks.join("; ")
             })
             .collect()
+    }
+
+    /// A document at `path`, or a module when `path` ends in `.ts`, read from the artifact's JSON.
+    fn entity(path: &str) -> Entity {
+        let hash = ContentHash::of_bytes(path.as_bytes());
+        let json = if path.ends_with(".ts") {
+            serde_json::json!({
+                "kind": "module", "id": format!("module:{path}"), "path": path,
+                "language": "typescript", "contentHash": hash, "lineCount": 1, "imports": [], "symbols": [],
+            })
+        } else {
+            serde_json::json!({
+                "kind": "document", "id": format!("document:{path}"), "path": path,
+                "contentHash": hash, "headings": [], "lineCount": 1, "summary": "", "title": path,
+                "titleSource": "heading",
+            })
+        };
+        serde_json::from_value(json).unwrap()
+    }
+
+    fn relation(kind: &str, from: &str, to: &str) -> Relation {
+        serde_json::from_value(serde_json::json!({
+            "evidence": {"lines": [1, 1], "path": from.split_once(':').unwrap().1},
+            "from": from, "kind": kind, "provenance": "observed", "to": to,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_reading_list_cut_short_is_the_start_of_the_whole_list() {
+        // A package read by many documents: two cover it, six mention its module, and links
+        // between the documents give the links-to hop something to add.
+        let mut snapshot = snapshot(
+            &[package(Ecosystem::Npm, "lamp/package.json", &[])],
+            &["lamp/package.json", "README.md"],
+        );
+        let mut relations = Vec::new();
+        for n in 0..8 {
+            let doc = format!("docs/d{n}.md");
+            snapshot.entities.push(entity(&doc));
+            let kind = if n < 2 { "covers" } else { "mentions" };
+            relations.push(relation(
+                kind,
+                &format!("document:{doc}"),
+                "module:lamp/src/wick.ts",
+            ));
+            let other = format!("document:docs/linking{}.md", n % 3);
+            relations.push(relation("links-to", &other, &format!("document:{doc}")));
+        }
+        for n in 0..3 {
+            snapshot
+                .entities
+                .push(entity(&format!("docs/linking{n}.md")));
+        }
+        for path in [
+            "lamp/README.md",
+            "lamp/guide/intro.md",
+            "lamp/src/wick.ts",
+            "README.md",
+        ] {
+            snapshot.entities.push(entity(path));
+        }
+        snapshot.relations = relations;
+        let graph = Graph::new(&snapshot);
+        let targets =
+            BTreeSet::from([EntityId::module(&RelPath::new("lamp/src/wick.ts").unwrap())]);
+        let scope = RelPath::new("lamp").unwrap();
+        let list = |limit| reading_list(&graph, &scope, &targets, None, None, &[], limit);
+        let whole = list(usize::MAX);
+        let reasons: BTreeSet<&str> = whole.iter().map(|(_, reason)| *reason).collect();
+        assert_eq!(
+            reasons,
+            BTreeSet::from([
+                "corpus index",
+                "covers it",
+                "inside it",
+                "its README",
+                "links to a document that covers or mentions it",
+                "mentions it",
+            ]),
+            "every stage adds to the list: {whole:?}"
+        );
+        for limit in 0..=whole.len() + 1 {
+            assert_eq!(
+                list(limit),
+                whole[..limit.min(whole.len())],
+                "limit {limit}"
+            );
+        }
     }
 
     #[test]

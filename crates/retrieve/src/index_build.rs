@@ -405,15 +405,41 @@ fn routing(snapshot: &Snapshot, config: &Config, agent_root: Option<&RelPath>) -
 /// is still the index's; see `Encoded::set_string`). `None`, and nothing sealed, if the index
 /// cannot be encoded (one built here always can).
 pub fn seal(index: &mut DocBridgeIndexV1) -> Option<Encoded> {
-    let mut encoded = Encoded::new(&*index).ok()?;
-    let projection = encoded
-        .seal_member("projection", PROJECTION_HASH_EXCLUDED)
-        .ok()?;
-    let hash = encoded.seal(INDEX_HASH_EXCLUDED);
-    encoded.set_string("contentHash", hash.as_str()).ok()?;
-    index.projection.content_hash = projection;
-    index.content_hash = hash;
-    Some(encoded)
+    let sealed = Sealed::of(index)?;
+    Some(sealed.apply(index))
+}
+
+/// An index's one encoding with both seals in place, made from a shared borrow so that other
+/// work can read the index meanwhile; [`Sealed::apply`] puts the seals into the value.
+#[derive(Debug)]
+pub struct Sealed {
+    encoded: Encoded,
+    projection: ContentHash,
+    index: ContentHash,
+}
+
+impl Sealed {
+    /// Encodes `index` and seals the encoding; `None` if the index cannot be encoded.
+    pub fn of(index: &DocBridgeIndexV1) -> Option<Sealed> {
+        let mut encoded = Encoded::new(index).ok()?;
+        let projection = encoded
+            .seal_member("projection", PROJECTION_HASH_EXCLUDED)
+            .ok()?;
+        let hash = encoded.seal(INDEX_HASH_EXCLUDED);
+        encoded.set_string("contentHash", hash.as_str()).ok()?;
+        Some(Sealed {
+            encoded,
+            projection,
+            index: hash,
+        })
+    }
+
+    /// Records the seals in `index` (the value this was made from) and gives back the encoding.
+    pub fn apply(self, index: &mut DocBridgeIndexV1) -> Encoded {
+        index.projection.content_hash = self.projection;
+        index.content_hash = self.index;
+        self.encoded
+    }
 }
 
 /// The sha256-semantic-v1 hash of an index as it stands (its seal), or `None` if it cannot be

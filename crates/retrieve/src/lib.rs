@@ -28,7 +28,7 @@ pub mod token_memo;
 
 pub use freshness::{Freshness, compare};
 pub use index_build::{
-    IndexOptions, build_index, build_index_with_collection, build_unsealed_index_with_collection,
-    index_hash, retrieval_settings, seal,
+    IndexOptions, Sealed, build_index, build_index_with_collection,
+    build_unsealed_index_with_collection, index_hash, retrieval_settings, seal,
 };
 pub use inputs::{PROJECTION_VERSION, configuration_hash, fingerprint};

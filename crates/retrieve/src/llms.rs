@@ -55,7 +55,7 @@ pub fn llms_txt(index: &DocBridgeIndexV1, options: &LlmsOptions<'_>) -> String {
             description: k.description.as_deref(),
         })
         .collect();
-    let mut documents: Vec<(&doc_bridge_model::projection::ProjectedEntry, Item<'_>)> = index
+    let documents: Vec<(&doc_bridge_model::projection::ProjectedEntry, Item<'_>)> = index
         .projection
         .entries
         .iter()
@@ -71,10 +71,14 @@ pub fn llms_txt(index: &DocBridgeIndexV1, options: &LlmsOptions<'_>) -> String {
         })
         .collect();
     // Guides before changelogs, tests, examples and repository templates (`.github/`), each
-    // group by PageRank.
-    documents.sort_by(|(a, _), (b, _)| {
-        secondary(&a.path)
-            .cmp(&secondary(&b.path))
+    // group by PageRank. A document's role is judged once, not at every comparison.
+    let mut documents: Vec<(bool, _, Item<'_>)> = documents
+        .into_iter()
+        .map(|(entry, item)| (secondary(&entry.path), entry, item))
+        .collect();
+    documents.sort_by(|(a_secondary, a, _), (b_secondary, b, _)| {
+        a_secondary
+            .cmp(b_secondary)
             .then_with(|| {
                 b.graph
                     .pagerank
@@ -101,7 +105,7 @@ pub fn llms_txt(index: &DocBridgeIndexV1, options: &LlmsOptions<'_>) -> String {
         ));
     }
     out.push('\n');
-    let mut documents = documents.into_iter().map(|(_, item)| item);
+    let mut documents = documents.into_iter().map(|(_, _, item)| item);
     let main: Vec<Item<'_>> = documents.by_ref().take(MAIN_DOCS).collect();
     let optional: Vec<Item<'_>> = documents.take(OPTIONAL_DOCS).collect();
     for (heading, items) in [

@@ -187,6 +187,38 @@ pub fn encode(
     spans: &Spans,
     projection: &RetrievalIndexV1,
 ) -> Option<Vec<u8>> {
+    encode_body(snapshot, spans, projection)?.with_header(header)
+}
+
+/// An image without its header: everything it holds but the stamps and seals of the files it
+/// vouches for, which the writer may know only later (`index.json`'s stamp once it is written).
+/// [`Body::with_header`] completes it.
+#[derive(Debug)]
+pub struct Body {
+    /// From the magic to the last section.
+    bytes: Vec<u8>,
+}
+
+impl Body {
+    /// The image: the header's length and bytes, the body, and the checksum of both.
+    pub fn with_header(&self, header: &ImageHeader) -> Option<Vec<u8>> {
+        let header_bytes = postcard::to_allocvec(header).ok()?;
+        let mut bytes = Vec::with_capacity(4 + header_bytes.len() + self.bytes.len() + 8);
+        bytes.extend_from_slice(&u32::try_from(header_bytes.len()).ok()?.to_le_bytes());
+        bytes.extend_from_slice(&header_bytes);
+        bytes.extend_from_slice(&self.bytes);
+        let checksum = xxh3_64(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        Some(bytes)
+    }
+}
+
+/// The [`Body`] of [`encode`]'s image.
+pub fn encode_body(
+    snapshot: &Snapshot,
+    spans: &Spans,
+    projection: &RetrievalIndexV1,
+) -> Option<Body> {
     if spans.entities.len() != snapshot.entities.len()
         || spans.relations.len() != snapshot.relations.len()
         || spans.diagnostics.len() != snapshot.diagnostics.len()
@@ -344,11 +376,8 @@ pub fn encode(
     ]);
     debug_assert_eq!(sections.len(), SECTIONS);
 
-    let header_bytes = postcard::to_allocvec(header).ok()?;
     let body: usize = sections.iter().map(Vec::len).sum();
-    let mut bytes = Vec::with_capacity(4 + header_bytes.len() + BODY_HEADER + body + 8);
-    bytes.extend_from_slice(&u32::try_from(header_bytes.len()).ok()?.to_le_bytes());
-    bytes.extend_from_slice(&header_bytes);
+    let mut bytes = Vec::with_capacity(BODY_HEADER + body);
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&u32::try_from(slots.len()).ok()?.to_le_bytes());
     bytes.extend_from_slice(&u32::try_from(snapshot.relations.len()).ok()?.to_le_bytes());
@@ -358,9 +387,7 @@ pub fn encode(
     for section in &sections {
         bytes.extend_from_slice(section);
     }
-    let checksum = xxh3_64(&bytes);
-    bytes.extend_from_slice(&checksum.to_le_bytes());
-    Some(bytes)
+    Some(Body { bytes })
 }
 
 /// Ranges as two u64 each, start and end.

@@ -388,11 +388,11 @@ pub struct Written {
     snapshot_stamp: Option<FileStamp>,
 }
 
-/// The end of [`publish`]: puts `snapshot.json` in place, writes `index.json`
-/// (sealing `index` on the way, see [`write_index`]), `llms.txt` and the caches, overlapping what
-/// does not depend on each other: the file caches on a helper thread while the index is
-/// written, and the search cache (keyed by the stamp `index.json` will have) and `llms.txt`
-/// while the index is synced to disk.
+/// The end of [`publish`]: puts `snapshot.json` in place, writes `index.json` (sealing `index`
+/// on the way), `llms.txt` and the caches. While this thread encodes and seals the index, a
+/// helper does what needs neither seal: the snapshot's sync, the file caches, the query image's
+/// body and `llms.txt`. Then the index is written, and while it is synced to disk the query
+/// image and the search cache, which name its stamp and seal, are completed and written.
 fn write_built(
     repo: &Repo,
     snapshot_write: SnapshotWrite,
@@ -419,50 +419,57 @@ fn write_built(
     if snapshot_write.changes() {
         pipeline::keep_paired_snapshot(repo);
     }
-    std::thread::scope(|scope| {
-        let snapshot_sync = scope.spawn(|| phase("sync snapshot", || committed(snapshot_write)));
+    index.generated_at = snapshot.generated_at.clone();
+    let (sealed, (wrote_snapshot, image_body, llms)) = std::thread::scope(|scope| {
+        let index = &*index;
         let side = scope.spawn(|| {
+            let wrote_snapshot = phase("sync snapshot", || committed(snapshot_write));
             phase("write file caches", || {
                 pipeline::write_file_caches(repo, walked, snapshot, analyses)
             });
+            let image_body = spans
+                .as_ref()
+                .and_then(|spans| pipeline::encode_query_image(index, snapshot, spans));
+            let llms = phase("write llms.txt", || crate::llms::write(repo, index));
+            (wrote_snapshot, image_body, llms)
         });
-        let pending = phase("write index", || {
-            write_index(repo, index, &snapshot.generated_at)
-        })?;
-        let index = &*index;
-        let stamp = pending.metadata().ok().and_then(|m| pipeline::stamp_of(&m));
+        let sealed = phase("index: encode and seal", || {
+            doc_bridge_retrieve::Sealed::of(index)
+        });
+        (sealed, joined(side))
+    });
+    let wrote_snapshot = wrote_snapshot?;
+    let sealed = sealed
+        .ok_or_else(|| UserError::error("cannot write artifact: the index does not encode"))?;
+    let pending = write_index(repo, index, sealed)?;
+    let index = &*index;
+    let stamp = pending.metadata().ok().and_then(|m| pipeline::stamp_of(&m));
+    std::thread::scope(|scope| {
         let index_sync = scope.spawn(move || phase("sync index", || committed(pending)));
-        let query_image = scope.spawn(move || {
+        if let (Some(index_stamp), Some(snapshot_stamp), Some(body)) =
+            (stamp, snapshot_stamp, image_body.as_ref())
+        {
             let stamps = pipeline::ArtifactStamps {
-                index: stamp?,
-                snapshot: snapshot_stamp?,
+                index: index_stamp,
+                snapshot: snapshot_stamp,
             };
-            let spans = spans.as_ref()?;
-            phase("write query image", || {
-                pipeline::write_query_image(repo, index, snapshot, spans, stamps)
-            });
-            Some(())
-        });
+            pipeline::write_query_image_body(repo, index, snapshot, body, stamps);
+        }
         if let Some(stamp) = stamp {
             phase("write search cache", || {
                 pipeline::write_search_cache_for(repo, index, collection, stamp, snapshot_stamp)
             });
         }
-        let llms = phase("write llms.txt", || crate::llms::write(repo, index));
-        let wrote_snapshot = joined(snapshot_sync)?;
         let wrote_index = joined(index_sync)?;
         // Both are in place and name each other: the snapshot kept for the old index goes.
         pipeline::release_paired_snapshot(repo);
-        joined(side);
-        joined(query_image);
-        let written = Written {
+        Ok(Written {
             snapshot: wrote_snapshot,
             index: wrote_index,
             llms: llms?,
             index_stamp: stamp,
             snapshot_stamp,
-        };
-        Ok(written)
+        })
     })
 }
 
@@ -509,29 +516,25 @@ fn write_snapshot(
     })
 }
 
-/// Seals the unsealed `index` (from one encoding, see `doc_bridge_retrieve::seal`) and
-/// prepares `index.json`, up to its sync and rename; `generated_at` is the time it records if
-/// its content changed (the snapshot's), else the previous file's is kept.
+/// Records the seals of `sealed` (the encoding of `index`) in `index` and prepares
+/// `index.json`, up to its sync and rename. The index records the snapshot's `generatedAt` if
+/// its content changed, else the previous file's is kept.
 fn write_index(
     repo: &Repo,
     index: &mut DocBridgeIndexV1,
-    generated_at: &str,
+    sealed: doc_bridge_retrieve::Sealed,
 ) -> Result<PendingWrite, UserError> {
     let path = repo.artifact(INDEX_FILE);
-    index.generated_at = generated_at.to_owned();
-    let mut encoded = phase("index: encode and seal", || {
-        doc_bridge_retrieve::seal(index)
-    })
-    .ok_or_else(|| UserError::error("cannot write artifact: the index does not encode"))?;
+    let mut encoded = sealed.apply(index);
     let previous = pipeline::read_head(&path);
-    let kept = pipeline::kept_generated_at(previous, &index.content_hash, generated_at);
+    let kept = pipeline::kept_generated_at(previous, &index.content_hash, &index.generated_at);
     if kept != index.generated_at {
         encoded
             .set_string("generatedAt", &kept)
             .map_err(cannot_write)?;
         index.generated_at = kept;
     }
-    encoded.prepare_write(&path).map_err(cannot_write)
+    phase("write index", || encoded.prepare_write(&path)).map_err(cannot_write)
 }
 
 /// An artifact that could not be encoded or written, as the user's error.

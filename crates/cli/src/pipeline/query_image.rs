@@ -48,6 +48,32 @@ pub fn write_query_image(
     spans: &Spans,
     stamps: ArtifactStamps,
 ) {
+    if let Some(body) = encode_query_image(index, snapshot, spans) {
+        write_query_image_body(repo, index, snapshot, &body, stamps);
+    }
+}
+
+/// The part of the query image that does not name the files it vouches for: encoded while
+/// `index` is still being sealed, since it needs neither seal.
+pub fn encode_query_image(
+    index: &DocBridgeIndexV1,
+    snapshot: &Snapshot,
+    spans: &Spans,
+) -> Option<query_image::Body> {
+    phase("encode query image", || {
+        query_image::encode_body(snapshot, spans, &index.projection)
+    })
+}
+
+/// Completes `body` (from [`encode_query_image`]) with the header naming the sealed `index`
+/// and `snapshot` and their files' `stamps`, and writes it.
+pub fn write_query_image_body(
+    repo: &Repo,
+    index: &DocBridgeIndexV1,
+    snapshot: &Snapshot,
+    body: &query_image::Body,
+    stamps: ArtifactStamps,
+) {
     let header = ImageHeader {
         format: QUERY_IMAGE_FORMAT,
         index_stamp: stamps.index,
@@ -57,11 +83,10 @@ pub fn write_query_image(
         snapshot_hash: snapshot.content_hash.clone(),
         retrieval: index.retrieval.clone(),
     };
-    let bytes = phase("encode query image", || {
-        query_image::encode(&header, snapshot, spans, &index.projection)
-    });
-    if let Some(bytes) = bytes {
-        let _ = write_cache_atomic(&repo.artifact(QUERY_IMAGE_FILE), &bytes);
+    if let Some(bytes) = body.with_header(&header) {
+        let _ = phase("write query image", || {
+            write_cache_atomic(&repo.artifact(QUERY_IMAGE_FILE), &bytes)
+        });
     }
 }
 

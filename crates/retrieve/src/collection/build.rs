@@ -154,17 +154,19 @@ impl Collection {
     /// is the same.
     pub fn build_with(projection: &RetrievalIndexV1, tokens: Option<&TokenMemo>) -> Self {
         // Tokenizing is the expensive part and independent per entry: in parallel. Then the
-        // postings (merged per shard of terms, each in entry order so every list stays sorted)
-        // and the per-entry columns and names, side by side.
+        // postings (merged per shard of terms, each in entry order so every list stays sorted),
+        // the exact names and the per-entry columns, side by side (the last two are mostly
+        // sequential: beside the others, they keep both cores busy).
         let analysed = phase("collection: tokenize", || {
             analyse_entries(projection, tokens)
         });
-        let ((postings, totals), (columns, exact)) = rayon::join(
+        let ((postings, totals), (exact, columns)) = rayon::join(
             || phase("collection: postings", || postings_table(&analysed)),
             || {
-                phase("collection: columns and names", || {
-                    columns_and_names(projection, &analysed)
-                })
+                rayon::join(
+                    || phase("collection: names", || exact_names_table(projection)),
+                    || phase("collection: columns", || columns(projection, &analysed)),
+                )
             },
         );
         // Freeing every entry's terms (a reference count and an allocation each) is work
@@ -327,11 +329,8 @@ fn postings_table(analysed: &[Arc<AnalysedEntry>]) -> (TableBytes, [f64; FIELD_C
     (table.build(), totals)
 }
 
-/// The per-entry columns and the exact-name table.
-fn columns_and_names(
-    projection: &RetrievalIndexV1,
-    analysed: &[Arc<AnalysedEntry>],
-) -> (Columns, TableBytes) {
+/// The per-entry columns.
+fn columns(projection: &RetrievalIndexV1, analysed: &[Arc<AnalysedEntry>]) -> Columns {
     let by_id: FxHashMap<&str, u32> = projection
         .entries
         .iter()
@@ -339,19 +338,6 @@ fn columns_and_names(
         .map(|(i, e)| (e.id.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
         .collect();
     let inbound = inbound_neighbours(projection, &by_id);
-    // Every entry's exact names, on all cores: (name, entry, kind), sorted and without repeats,
-    // is each name's list of entries in entry order.
-    let mut exact: Vec<(String, u32, ExactKind)> = projection
-        .entries
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(index, entry)| {
-            let index = u32::try_from(index).unwrap_or(u32::MAX);
-            exact_names_of(entry, index)
-        })
-        .collect();
-    exact.par_sort_unstable();
-    exact.dedup();
     let mut columns = Columns::default();
     for ((index, entry), analysed) in projection.entries.iter().enumerate().zip(analysed) {
         let index = u32::try_from(index).unwrap_or(u32::MAX);
@@ -367,24 +353,41 @@ fn columns_and_names(
         neighbours.dedup();
         columns.push(entry, &analysed.length, &neighbours);
     }
+    columns
+}
+
+/// The exact-name table: every name of every entry, with the entries it names in entry order.
+fn exact_names_table(projection: &RetrievalIndexV1) -> TableBytes {
+    // Every entry's exact names, on all cores: (name, entry, kind), sorted and without repeats,
+    // is each name's list of entries in entry order.
+    let mut exact: Vec<(String, u32, ExactKind)> = projection
+        .entries
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(index, entry)| {
+            let index = u32::try_from(index).unwrap_or(u32::MAX);
+            exact_names_of(entry, index)
+        })
+        .collect();
+    exact.par_sort_unstable();
+    exact.dedup();
     let mut table = TableBuilder::new();
-    let mut rest = exact.as_slice();
-    while let Some((name, _, _)) = rest.first() {
-        let count = rest.iter().take_while(|(n, _, _)| n == name).count();
-        let (list, after) = rest.split_at(count);
+    let mut names = exact.into_iter().peekable();
+    while let Some((name, entry, kind)) = names.next() {
         let mut bytes = Vec::new();
-        for (_, entry, kind) in list {
-            write_varint(&mut bytes, u64::from(*entry));
-            bytes.push(*kind as u8);
+        let mut count = 0u32;
+        let mut item = Some((entry, kind));
+        while let Some((entry, kind)) = item {
+            write_varint(&mut bytes, u64::from(entry));
+            bytes.push(kind as u8);
+            count += 1;
+            item = names
+                .next_if(|(next, _, _)| *next == name)
+                .map(|(_, entry, kind)| (entry, kind));
         }
-        table.push(
-            name.clone(),
-            bytes,
-            u32::try_from(count).unwrap_or(u32::MAX),
-        );
-        rest = after;
+        table.push(name, bytes, count);
     }
-    (columns, table.build())
+    table.build()
 }
 
 /// The names that name `entry` (at `index`) exactly, each with what it matched; repeats are
@@ -398,12 +401,13 @@ fn exact_names_of(entry: &ProjectedEntry, index: u32) -> Vec<(String, u32, Exact
     };
     // A name as written, and (for names people type in another case style) by its words.
     let mut add = |name: &str, kind: ExactKind, any_style: bool| {
-        add_key(normalize_name(name), kind);
-        if any_style {
-            let key = style_key(name);
-            if key != normalize_name(name) {
-                add_key(key, kind);
-            }
+        let normalized = normalize_name(name);
+        let styled = any_style
+            .then(|| style_key(name))
+            .filter(|key| *key != normalized);
+        add_key(normalized, kind);
+        if let Some(key) = styled {
+            add_key(key, kind);
         }
     };
     add(&entry.id, ExactKind::Id, false);

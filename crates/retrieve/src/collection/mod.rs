@@ -282,7 +282,6 @@ impl Iterator for PostingList<'_> {
     }
 }
 
-/// Normalizes a name for exact matching: trimmed, folded, without `./`, a trailing `/` or `()`.
 /// A name's key whatever its case style: the words of `workerOptions`, `worker_options`,
 /// `worker-options`, `Worker Options` and `worker.options` are `worker-options`. Words are
 /// runs of letters, digits, `$` and `@`, split also where a lower-case letter meets an upper-case
@@ -305,7 +304,12 @@ pub fn style_key(text: &str) -> String {
             previous_lower = false;
         }
     }
-    lexicon::fold(&key)
+    // Already lowercase: only accents are left to fold.
+    if key.is_ascii() {
+        key
+    } else {
+        lexicon::fold(&key)
+    }
 }
 
 /// A file stem without the ordering prefix documentation sites put in front (`02-$state` is
@@ -320,6 +324,7 @@ pub fn stem_without_order(stem: &str) -> Option<&str> {
     (trimmed.len() < rest.len() && !trimmed.is_empty()).then_some(trimmed)
 }
 
+/// Normalizes a name for exact matching: trimmed, folded, without `./`, a trailing `/` or `()`.
 pub fn normalize_name(text: &str) -> String {
     let trimmed = text
         .trim()
