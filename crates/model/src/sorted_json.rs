@@ -50,7 +50,19 @@ impl ser::Error for EncodeError {
 
 /// Encodes `value` in `style`.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T, style: Style) -> Result<Vec<u8>, EncodeError> {
+    to_vec_in(value, style, Vec::new())
+}
+
+/// [`to_vec`] into `buffer` (emptied first): memory a caller already holds, such as the
+/// encoding of an artifact written a moment before, is reused rather than allocated anew.
+pub fn to_vec_in<T: ?Sized + Serialize>(
+    value: &T,
+    style: Style,
+    mut buffer: Vec<u8>,
+) -> Result<Vec<u8>, EncodeError> {
+    buffer.clear();
     let mut writer = Writer::new(&[]);
+    writer.out = buffer;
     value.serialize(&mut writer)?;
     Ok(match style {
         Style::Canonical => writer.out,
@@ -1042,6 +1054,14 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn encoding_into_a_used_buffer_gives_the_bytes_of_a_new_one() {
+        let value = serde_json::json!({"b": [1, 2.5, "x\n"], "a": {"d": null, "c": true}});
+        let fresh = to_vec(&value, Style::Canonical).unwrap();
+        let used = b"{\"left\": \"over\"}".repeat(100);
+        assert_eq!(to_vec_in(&value, Style::Canonical, used).unwrap(), fresh);
     }
 
     #[test]

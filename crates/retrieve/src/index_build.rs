@@ -421,7 +421,12 @@ pub struct Sealed {
 impl Sealed {
     /// Encodes `index` and seals the encoding; `None` if the index cannot be encoded.
     pub fn of(index: &DocBridgeIndexV1) -> Option<Sealed> {
-        let mut encoded = Encoded::new(index).ok()?;
+        Self::of_in(index, Vec::new())
+    }
+
+    /// [`Sealed::of`], encoding into the memory of `buffer` (see `Encoded::new_in`).
+    pub fn of_in(index: &DocBridgeIndexV1, buffer: Vec<u8>) -> Option<Sealed> {
+        let mut encoded = Encoded::new_in(index, buffer).ok()?;
         let projection = encoded
             .seal_member("projection", PROJECTION_HASH_EXCLUDED)
             .ok()?;

@@ -22,9 +22,18 @@ use crate::artifact::ArtifactError;
 
 /// The canonical JSON of `value` and a newline: a sealed artifact's bytes.
 pub fn encode<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>, ArtifactError> {
-    let mut bytes = doc_bridge_model::sorted_json::to_vec(
+    encode_in(value, Vec::new())
+}
+
+/// [`encode`] into `buffer` (emptied first; see `sorted_json::to_vec_in`).
+pub fn encode_in<T: ?Sized + Serialize>(
+    value: &T,
+    buffer: Vec<u8>,
+) -> Result<Vec<u8>, ArtifactError> {
+    let mut bytes = doc_bridge_model::sorted_json::to_vec_in(
         value,
         doc_bridge_model::sorted_json::Style::Canonical,
+        buffer,
     )
     .map_err(|e| ArtifactError::Encode(e.to_string()))?;
     bytes.push(b'\n');

@@ -27,7 +27,16 @@ pub struct Encoded {
 impl Encoded {
     /// Encodes `value`, which must serialize to an object.
     pub fn new<T: ?Sized + Serialize>(value: &T) -> Result<Self, ArtifactError> {
-        let bytes = canonical::encode(value)?;
+        Self::new_in(value, Vec::new())
+    }
+
+    /// [`Encoded::new`] into `buffer`, whose contents are discarded and whose memory is reused
+    /// (as [`Encoded::into_buffer`] gives it back).
+    pub fn new_in<T: ?Sized + Serialize>(
+        value: &T,
+        buffer: Vec<u8>,
+    ) -> Result<Self, ArtifactError> {
+        let bytes = canonical::encode_in(value, buffer)?;
         let members = canonical::members(&bytes)
             .ok_or_else(|| ArtifactError::Encode("an artifact must be a JSON object".to_owned()))?;
         Ok(Self { bytes, members })
@@ -76,6 +85,11 @@ impl Encoded {
     /// The artifact's bytes as they stand.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+
+    /// The memory of the bytes, for the next encoding to reuse ([`Encoded::new_in`]).
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.bytes
     }
 
     /// Its top-level members, as ranges of [`Encoded::bytes`] (kept in step with every change).

@@ -409,6 +409,7 @@ fn write_built(
     let SnapshotWrite {
         pending: snapshot_write,
         spans,
+        buffer,
         ..
     } = snapshot_write;
     // Taken before the commit: syncing and renaming change none of it.
@@ -434,7 +435,7 @@ fn write_built(
             (wrote_snapshot, image_body, llms)
         });
         let sealed = phase("index: encode and seal", || {
-            doc_bridge_retrieve::Sealed::of(index)
+            doc_bridge_retrieve::Sealed::of_in(index, buffer)
         });
         (sealed, joined(side))
     });
@@ -483,6 +484,9 @@ struct SnapshotWrite {
     pending: PendingWrite,
     /// Where its entities and relations lie in the bytes, for the query image.
     spans: Option<doc_bridge_retrieve::query_image::Spans>,
+    /// The memory that held its encoding, for the index's to reuse: already faulted in, and
+    /// about the index's size, so that encoding pays neither page faults nor regrowth.
+    buffer: Vec<u8>,
 }
 
 /// Encodes and seals the unsealed `snapshot` (publishing the seal in `sealed` as soon as it is
@@ -513,6 +517,7 @@ fn write_snapshot(
         generated_at,
         pending,
         spans,
+        buffer: encoded.into_buffer(),
     })
 }
 
