@@ -4,8 +4,9 @@
 On a shared virtual machine the speed drifts by a quarter within the hour and single runs jump
 by more than that, so two binaries measured one after the other say little. This script runs
 them in turn, round after round, each cold (`.doc-bridge/` removed first) with
-`DOC_BRIDGE_TIMINGS=1`, and prints for the wall time and for every phase the minimum and the
-median over the rounds, side by side.
+`DOC_BRIDGE_TIMINGS=1`, and prints for the wall time, the CPU time (user and system, of the
+process and its threads) and every phase the minimum and the median over the rounds, side by
+side. On two cores the CPU time tells a change that saves work from one that only moves it.
 
 Usage: bench/compare.py DIR ROUNDS BINARY [BINARY ...]
   DIR      a repository (for example a corpus written by bench/index-speed.sh)
@@ -42,17 +43,20 @@ def run(binary, root, warm):
     # A warm run is a full one: forced where the binary would otherwise find nothing changed.
     force = ["--force"] if warm and supports_force(binary) else []
     start = time.perf_counter()
-    done = subprocess.run(
+    process = subprocess.Popen(
         [binary, "index", "--root", root, "--quiet", *force],
-        capture_output=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
-        check=False,
     )
+    stderr = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
     wall = (time.perf_counter() - start) * 1000.0
-    if done.returncode != 0:
-        sys.exit(f"compare: {binary} failed ({done.returncode}):\n{done.stderr}")
-    return wall, [(m.group(1), float(m.group(2))) for m in PHASE.finditer(done.stderr)]
+    cpu = (usage.ru_utime + usage.ru_stime) * 1000.0
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"compare: {binary} failed ({os.waitstatus_to_exitcode(status)}):\n{stderr}")
+    return wall, cpu, [(m.group(1), float(m.group(2))) for m in PHASE.finditer(stderr)]
 
 
 def main():
@@ -64,18 +68,19 @@ def main():
     order = []
     for _ in range(rounds):
         for binary in binaries:
-            wall, phases = run(binary, root, warm)
+            wall, cpu, phases = run(binary, root, warm)
             times[binary]["wall"].append(wall)
+            times[binary]["cpu (user + system)"].append(cpu)
             for name, ms in phases:
                 if name not in order:
                     order.append(name)
                 times[binary][name].append(ms)
-    width = max(len(name) for name in ["wall", *order])
+    width = max(len(name) for name in ["cpu (user + system)", *order])
     names = [os.path.basename(binary) for binary in binaries]
     kind = "warm" if warm else "cold"
     print(f"min / median ms over {rounds} interleaved rounds, {kind}")
     print(f"{'':{width}}" + "".join(f"{name:>22}" for name in names))
-    for phase in ["wall", *order]:
+    for phase in ["wall", "cpu (user + system)", *order]:
         cells = []
         for binary in binaries:
             values = times[binary].get(phase)
