@@ -3,7 +3,8 @@
 //! Exempt, because readers reach them without a link: entry points by name (README, index,
 //! SUMMARY, AGENTS, CLAUDE, and the files hosts and tools surface on their own: CHANGELOG,
 //! HISTORY, NEWS, CONTRIBUTING, CODE_OF_CONDUCT, SECURITY, SUPPORT, LICENSE, NOTICE, AUTHORS,
-//! MAINTAINERS, GOVERNANCE, FUNDING, PULL_REQUEST_TEMPLATE, at any depth); everything under a
+//! MAINTAINERS, GOVERNANCE, FUNDING, PULL_REQUEST_TEMPLATE, at any depth; sphinx-gallery's
+//! section headers, GALLERY_HEADER, which it assembles into the gallery's index); everything under a
 //! `.github/` or `.gitlab/` directory (issue and pull request templates, workflow notes: the host
 //! shows them) or under `.changeset/` (release notes waiting for the next release); bundled
 //! licence texts (`licenses/`), Sphinx's `_templates/`, INSTALL, agent skills (`SKILL.md`) and
@@ -47,6 +48,7 @@ const ENTRY_STEMS: &[&str] = &[
     "contributors",
     "copying",
     "funding",
+    "gallery_header",
     "governance",
     "history",
     "index",
@@ -260,6 +262,8 @@ mod tests {
                 document("docs/changes/io.fits/19939.bugfix.rst"),
                 document("docs/templates-guide.md"),
                 document("doc/index.rst.template"),
+                document("galleries/plot_types/3D/GALLERY_HEADER.rst"),
+                document("docs/gallery-header-notes.md"),
                 agent,
             ],
             vec![
@@ -273,6 +277,7 @@ mod tests {
             paths,
             [
                 ".github.md",
+                "docs/gallery-header-notes.md",
                 "docs/github/guide.md",
                 "docs/notes.docc.md",
                 "docs/orphan.md",
@@ -282,7 +287,7 @@ mod tests {
         );
         assert!(out.iter().all(|d| d.code == "orphan-document"));
         assert_eq!(
-            out[3].entity.as_ref().map(|e| e.as_str()),
+            out[4].entity.as_ref().map(|e| e.as_str()),
             Some("document:docs/orphan.md")
         );
     }

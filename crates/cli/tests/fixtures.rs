@@ -459,6 +459,15 @@ fn sphinx_build_conventions_resolve() {
             "{from} → {to}"
         );
     }
+    // This `conf.py` leaves `source_suffix` at Sphinx's default: a `.txt` file is no page.
+    let ids: Vec<&str> = s["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["id"].as_str())
+        .collect();
+    assert!(ids.contains(&"file:docs/_static/credits.txt"), "{ids:?}");
+    assert!(!ids.contains(&"document:docs/_static/credits.txt"));
     let check = run(dir.path(), &["check", "--quiet", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
     let findings: Vec<(String, String)> = report["diagnostics"]

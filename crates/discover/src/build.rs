@@ -51,7 +51,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 12;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 13;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -254,20 +254,42 @@ impl<'a> Builder<'a> {
         let sphinx = doc_bridge_model::site_generator::sphinx_sources(
             observed.iter().map(|f| &f.record.path),
         );
+        // A Sphinx project reads `.txt` files only when its `source_suffix` names `.txt`
+        // (Django's); written out or not, the setting of its `conf.py` decides.
+        let suffixes: BTreeMap<RelPath, Option<&[String]>> = observed
+            .iter()
+            .filter(|f| f.record.path.file_name() == "conf.py")
+            .map(|f| {
+                let setting = f.site.as_ref().and_then(|s| s.sphinx_suffixes.as_deref());
+                (f.record.path.parent(), setting)
+            })
+            .collect();
+        let reads_txt: Vec<RelPath> = sphinx
+            .iter()
+            .filter(|source| {
+                let setting = suffixes.get(*source).copied().flatten();
+                doc_bridge_model::site_generator::sphinx_reads_txt(setting)
+            })
+            .cloned()
+            .collect();
         let sphinx_texts: HashSet<&str> = observed
             .iter()
             .filter(|f| matches!(f.analysis, Analysis::Text(_)))
             .filter(|f| {
-                doc_bridge_model::site_generator::is_sphinx_text_document(&f.record.path, &sphinx)
+                doc_bridge_model::site_generator::is_sphinx_text_document(
+                    &f.record.path,
+                    &reads_txt,
+                )
             })
             .map(|f| f.record.path.as_str())
             .collect();
         let site_roots = match &options.site_roots {
             Some(configured) => SiteRoots::configured(configured),
             None => SiteRoots::detect(
-                observed
-                    .iter()
-                    .map(|f| (&f.record.path, f.site_dir.as_deref())),
+                observed.iter().map(|f| {
+                    let dir = f.site.as_ref().and_then(|s| s.content_dir.as_deref());
+                    (&f.record.path, dir)
+                }),
                 &sphinx,
                 &dirs,
             ),

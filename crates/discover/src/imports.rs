@@ -22,6 +22,9 @@ pub struct Resolver<'a> {
     modules: HashSet<&'a str>,
     /// Every file of the repository (modules or not), for imports of stylesheets, images, data.
     files: HashSet<&'a str>,
+    /// C, C++ and Cython sources by file stem: what a compiled Python extension module of that
+    /// name may be built from.
+    extension_sources: HashMap<&'a str, Vec<&'a str>>,
     npm: BTreeMap<&'a str, &'a Package>,
     /// Crate name with `-` folded to `_` → (package, crate root file).
     crates: BTreeMap<String, (&'a Package, Option<RelPath>)>,
@@ -65,6 +68,9 @@ const PYTHON_COMPILED: [&str; 5] = ["pyx", "pyx.tp", "pxd", "pxd.tp", "pyx.in"];
 
 /// Build scripts that declare a package directory's compiled extension modules.
 const EXTENSION_BUILD_SCRIPTS: [&str; 2] = ["setup_package.py", "meson.build"];
+
+/// The sources such a script compiles an extension module from, by extension.
+const EXTENSION_SOURCES: [&str; 5] = ["c", "cc", "cpp", "cxx", "pyx"];
 
 impl<'a> Resolver<'a> {
     /// Builds the lookups. `cargo_lib_paths` maps a Cargo package id to its `[lib] path`.
@@ -164,6 +170,7 @@ impl<'a> Resolver<'a> {
             go_modules: HashMap::new(),
             modules,
             files: HashSet::new(),
+            extension_sources: HashMap::new(),
         };
         for package in packages {
             match package.ecosystem {
@@ -335,7 +342,24 @@ impl<'a> Resolver<'a> {
     /// relative import of an existing non-module file resolves ([`ImportResolution::File`]).
     pub fn with_files(mut self, files: impl IntoIterator<Item = &'a str>) -> Self {
         self.files = files.into_iter().collect();
+        for &file in &self.files {
+            let name = file.rsplit_once('/').map_or(file, |(_, name)| name);
+            if let Some((stem, ext)) = name.split_once('.')
+                && EXTENSION_SOURCES.contains(&ext)
+            {
+                self.extension_sources.entry(stem).or_default().push(file);
+            }
+        }
         self
+    }
+
+    /// Whether a C, C++ or Cython source named `name` lies in `dir` or below it.
+    fn extension_source_within(&self, dir: &RelPath, name: &str) -> bool {
+        self.extension_sources.get(name).is_some_and(|sources| {
+            sources
+                .iter()
+                .any(|source| RelPath::new(source).is_some_and(|s| s.is_within(dir)))
+        })
     }
 
     fn crate_root(&self, package: &Package, lib_path: Option<&String>) -> Option<RelPath> {
@@ -680,11 +704,14 @@ impl<'a> Resolver<'a> {
             {
                 return (ImportResolution::File, Vec::new());
             }
-            // A private module (`_wcs`) of a package whose directory holds the build script that
-            // declares its extensions (astropy's `setup_package.py`, meson-python's
-            // `meson.build`): compiled from sources that name it in that script.
+            // A module of a package whose directory holds the build script that declares its
+            // extensions (astropy's `setup_package.py`, meson-python's `meson.build`): compiled
+            // from sources that name it in that script. Taken as one when it is private
+            // (`_wcs`), or when a C, C++ or Cython source of its name lies in the package
+            // (`signature_deprecations.c` beside it, `src/fast_converters.pyx` below).
             let package_dir = target.parent();
-            if target.file_name().starts_with('_')
+            let name = target.file_name();
+            if (name.starts_with('_') || self.extension_source_within(&package_dir, name))
                 && EXTENSION_BUILD_SCRIPTS.iter().any(|script| {
                     package_dir
                         .join(script)
@@ -1026,12 +1053,23 @@ mod tests {
         // A private module of a package whose build script declares its extensions.
         let r = Resolver::new(&modules, &packages, &BTreeMap::new()).with_files([
             "lib/matplotlib/meson.build",
+            "lib/matplotlib/fast_paths.c",
+            "lib/matplotlib/src/converters.pyx",
             "lib/mpl_toolkits/mplot3d/helper.txt",
+            "lib/mpl_toolkits/mplot3d/elsewhere.c",
         ]);
         let resolve = |specifier: &str| r.resolve(Language::Python, &from, specifier, &[], false);
         assert_eq!(resolve("._c_internal").0, ImportResolution::File);
         assert_eq!(resolve("matplotlib._c_internal").0, ImportResolution::File);
         assert_eq!(resolve(".public_missing").0, ImportResolution::Unresolved);
+        // A public one when a C or Cython source of its name lies in the package.
+        assert_eq!(resolve(".fast_paths").0, ImportResolution::File);
+        assert_eq!(resolve(".converters").0, ImportResolution::File);
+        assert_eq!(
+            resolve(".elsewhere").0,
+            ImportResolution::Unresolved,
+            "a source of that name outside the package"
+        );
         assert_eq!(
             resolve("matplotlib.sub._private").0,
             ImportResolution::Unresolved,

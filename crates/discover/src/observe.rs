@@ -45,9 +45,9 @@ pub struct ObservedFile {
     pub diagnostics: Vec<Diagnostic>,
     /// The analysis came from the analysis cache.
     pub reused: bool,
-    /// For a documentation site's configuration (`mkdocs.yml`, `.vitepress/config.*`), the
-    /// content directory it names (`docs_dir`, `srcDir`), as written ([`crate::sites`]).
-    pub site_dir: Option<String>,
+    /// For a documentation site's configuration (`mkdocs.yml`, `.vitepress/config.*`, a Sphinx
+    /// `conf.py`), what it says about the site's pages ([`crate::sites::site_settings`]).
+    pub site: Option<Box<crate::sites::SiteSettings>>,
 }
 
 /// What kind of analysis a path calls for.
@@ -234,7 +234,7 @@ fn oversize_record(
     }
     ObservedFile {
         reused: false,
-        site_dir: None,
+        site: None,
         record: FileRecord {
             path: file.path.clone(),
             bytes,
@@ -248,12 +248,12 @@ fn oversize_record(
     }
 }
 
-/// Hashes and analyses a file's bytes; a documentation site's configuration also gives the
-/// content directory it names.
+/// Hashes and analyses a file's bytes; a documentation site's configuration also gives what
+/// it says about the site's pages.
 fn analyse_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) -> ObservedFile {
-    let site_dir = crate::sites::content_dir_setting(&file.path, &bytes);
+    let site = crate::sites::site_settings(&file.path, &bytes);
     let mut observed = analyse_file_bytes(file, bytes, cache);
-    observed.site_dir = site_dir;
+    observed.site = site;
     observed
 }
 
@@ -275,7 +275,7 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
     if !analysable {
         return ObservedFile {
             reused: false,
-            site_dir: None,
+            site: None,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
@@ -287,7 +287,7 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
         Err(_) if kind == Kind::Text => {
             return ObservedFile {
                 reused: false,
-                site_dir: None,
+                site: None,
                 record: record(size, hash, FileClass::Other, None),
                 analysis: Analysis::None,
                 diagnostics: Vec::new(),
@@ -296,7 +296,7 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
         Err(diagnostic) => {
             return ObservedFile {
                 reused: false,
-                site_dir: None,
+                site: None,
                 record: record(size, hash, FileClass::Unreadable, None),
                 analysis: Analysis::None,
                 diagnostics: vec![*diagnostic],
@@ -307,7 +307,7 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
     match kind {
         Kind::Text => ObservedFile {
             reused: false,
-            site_dir: None,
+            site: None,
             record: record(size, hash, FileClass::Other, lines),
             analysis: Analysis::Text(Box::new(doc_bridge_markdown::rst::analyze(
                 text,
@@ -330,7 +330,7 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
             }
             ObservedFile {
                 reused: false,
-                site_dir: None,
+                site: None,
                 record: record(size, hash, FileClass::Document, lines),
                 analysis: Analysis::Document(Box::new(facts)),
                 diagnostics,
@@ -339,7 +339,7 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
         // Objective-C headers share `.h`; they are not analyzed (not C++ full of errors).
         Kind::Module(Language::Cpp) if doc_bridge_source::is_objective_c(&bytes) => ObservedFile {
             reused: false,
-            site_dir: None,
+            site: None,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
@@ -372,20 +372,20 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
                 analysis: Analysis::Module(language, Box::new(facts)),
                 diagnostics,
                 reused,
-                site_dir: None,
+                site: None,
             }
         }
         Kind::Manifest(kind) => match manifest::analyze_file(kind, text, file.path.file_name()) {
             Ok(facts) => ObservedFile {
                 reused: false,
-                site_dir: None,
+                site: None,
                 record: record(size, hash, FileClass::Manifest, lines),
                 analysis: Analysis::Manifest(Box::new(facts)),
                 diagnostics: Vec::new(),
             },
             Err(message) => ObservedFile {
                 reused: false,
-                site_dir: None,
+                site: None,
                 record: record(size, hash, FileClass::Manifest, lines),
                 analysis: Analysis::None,
                 diagnostics: vec![Diagnostic::new(
@@ -400,21 +400,21 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
         },
         Kind::Config => ObservedFile {
             reused: false,
-            site_dir: None,
+            site: None,
             record: record(size, hash, FileClass::Config, lines),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
         },
         Kind::Attributes => ObservedFile {
             reused: false,
-            site_dir: None,
+            site: None,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::Attributes(text.to_owned()),
             diagnostics: Vec::new(),
         },
         Kind::Other => ObservedFile {
             reused: false,
-            site_dir: None,
+            site: None,
             record: record(size, hash, FileClass::Other, None),
             analysis: Analysis::None,
             diagnostics: Vec::new(),
@@ -478,7 +478,7 @@ fn unreadable(file: &WalkedFile, error: &ReadError) -> ObservedFile {
     let bytes = std::fs::symlink_metadata(&file.full_path).map_or(file.bytes, |m| m.len());
     ObservedFile {
         reused: false,
-        site_dir: None,
+        site: None,
         record: FileRecord {
             path: file.path.clone(),
             bytes,

@@ -181,11 +181,48 @@ fn is_vitepress_config(path: &RelPath) -> bool {
     path.parent().file_name() == ".vitepress" && is_script_named(path.file_name(), "config")
 }
 
+/// What a documentation site's configuration file says about its pages, read when the file is
+/// observed (configuration files are few): see [`site_settings`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SiteSettings {
+    /// The content directory it names, as written ([`content_dir_setting`]).
+    pub content_dir: Option<String>,
+    /// A Sphinx `conf.py`'s `source_suffix`, the extensions of its documents (`.rst`, `.txt`),
+    /// when written out as a literal; `None` when it is computed or absent.
+    pub sphinx_suffixes: Option<Vec<String>>,
+}
+
+/// The settings of a site configuration file (`mkdocs.yml`, `.vitepress/config.*`, a Sphinx
+/// `conf.py`); `None` for any other file, or when it says nothing read here.
+pub fn site_settings(path: &RelPath, bytes: &[u8]) -> Option<Box<SiteSettings>> {
+    let settings = SiteSettings {
+        content_dir: content_dir_setting(path, bytes),
+        sphinx_suffixes: (path.file_name() == "conf.py")
+            .then(|| sphinx_suffixes(bytes))
+            .flatten(),
+    };
+    (settings != SiteSettings::default()).then(|| Box::new(settings))
+}
+
+/// The `source_suffix` a Sphinx `conf.py` assigns at its top level: a string, a list of them
+/// or a dictionary keyed by them (the last assignment wins; `None` if it is not written out).
+fn sphinx_suffixes(bytes: &[u8]) -> Option<Vec<String>> {
+    use doc_bridge_source::literals::{Literal, python_assignments};
+    let assigned = python_assignments(bytes)
+        .into_iter()
+        .rfind(|a| a.name == "source_suffix" && !a.augmented)?;
+    let suffixes: Vec<String> = match &assigned.value {
+        Literal::Dict(entries) => entries.iter().map(|(key, _)| key.clone()).collect(),
+        value => value.strings()?.into_iter().map(str::to_owned).collect(),
+    };
+    Some(suffixes)
+}
+
 /// The content directory a site configuration file names, as written: `docs_dir` of
 /// `mkdocs.yml` (a top-level key), `srcDir` of `.vitepress/config.*` (the first `srcDir:`
 /// followed by a string literal). `None` for other files, or when the setting is absent or not
 /// a plain string (the generator's default applies).
-pub fn content_dir_setting(path: &RelPath, bytes: &[u8]) -> Option<String> {
+fn content_dir_setting(path: &RelPath, bytes: &[u8]) -> Option<String> {
     let mkdocs = matches!(path.file_name(), "mkdocs.yml" | "mkdocs.yaml");
     if !mkdocs && !is_vitepress_config(path) {
         return None;
@@ -348,6 +385,49 @@ mod tests {
             .map(|r| r.dir.as_str().to_owned())
             .collect();
         assert_eq!(dirs, ["src/content/docs", "."]);
+    }
+
+    #[test]
+    fn a_sphinx_conf_gives_its_source_suffix_when_written_out() {
+        let suffixes = |path: &str, text: &str| {
+            site_settings(&p(path), text.as_bytes()).and_then(|s| s.sphinx_suffixes)
+        };
+        let owned = |list: &[&str]| Some(list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+        assert_eq!(
+            suffixes("docs/conf.py", "source_suffix = '.txt'\n"),
+            owned(&[".txt"])
+        );
+        assert_eq!(
+            suffixes("conf.py", "source_suffix = ['.rst', '.md']\n"),
+            owned(&[".rst", ".md"])
+        );
+        assert_eq!(
+            suffixes(
+                "doc/conf.py",
+                "source_suffix = '.rst'\nsource_suffix = {'.rst': 'restructuredtext', '.txt': 'x'}\n"
+            ),
+            owned(&[".rst", ".txt"]),
+            "the last assignment wins"
+        );
+        assert_eq!(suffixes("doc/conf.py", "source_suffix = SUFFIXES\n"), None);
+        assert_eq!(suffixes("doc/conf.py", "project = 'x'\n"), None);
+        assert_eq!(
+            suffixes("doc/settings.py", "source_suffix = '.txt'\n"),
+            None,
+            "only a conf.py is Sphinx's"
+        );
+        let reads = |text: &str| {
+            let settings = site_settings(&p("conf.py"), text.as_bytes());
+            doc_bridge_model::site_generator::sphinx_reads_txt(
+                settings.as_ref().and_then(|s| s.sphinx_suffixes.as_deref()),
+            )
+        };
+        assert!(reads("source_suffix = {'.txt': 'restructuredtext'}"));
+        assert!(!reads("source_suffix = '.rst'"));
+        assert!(
+            !reads("from shared.conf import *"),
+            "unknown: Sphinx's default"
+        );
     }
 
     #[test]

@@ -47,8 +47,9 @@ pub fn site_of(path: &RelPath) -> Option<(RelPath, SiteGenerator)> {
 const SPHINX_ROOT_DOCUMENTS: &[&str] = &["index.rst", "index.txt", "contents.rst", "contents.txt"];
 
 /// The Sphinx source directories among `files`: each directory that holds a `conf.py` and a
-/// root document ([`SPHINX_ROOT_DOCUMENTS`]), sorted. Its `.txt` files are reStructuredText, and
-/// `/` in its documents' links (`:doc:`/tutorial/index``) stands for it.
+/// root document ([`SPHINX_ROOT_DOCUMENTS`]), sorted. `/` in its documents' links
+/// (`:doc:`/tutorial/index``) stands for it; its `.txt` files are reStructuredText when its
+/// `source_suffix` says so ([`sphinx_reads_txt`]).
 pub fn sphinx_sources<'a>(files: impl IntoIterator<Item = &'a RelPath>) -> Vec<RelPath> {
     let mut configured = std::collections::BTreeSet::new();
     let mut rooted = std::collections::BTreeSet::new();
@@ -63,8 +64,14 @@ pub fn sphinx_sources<'a>(files: impl IntoIterator<Item = &'a RelPath>) -> Vec<R
     configured.intersection(&rooted).cloned().collect()
 }
 
+/// Whether a Sphinx project whose `conf.py` sets `source_suffix` to `suffixes` (`None`: not
+/// written out as a literal, so Sphinx's default, `.rst`) reads `.txt` files as documents.
+pub fn sphinx_reads_txt(suffixes: Option<&[String]>) -> bool {
+    suffixes.is_some_and(|suffixes| suffixes.iter().any(|s| s == ".txt" || s == "txt"))
+}
+
 /// Whether the `.txt` file at `path` is a document of one of the Sphinx source directories
-/// `sources`: inside one, and not a file that tools read by name (pip's `requirements*.txt`,
+/// `sources` (those that read `.txt` files): inside one, and not a file that tools read by name (pip's `requirements*.txt`,
 /// `CMakeLists.txt`, `robots.txt`), which projects list in `exclude_patterns`.
 pub fn is_sphinx_text_document(path: &RelPath, sources: &[RelPath]) -> bool {
     let name = path.file_name().to_ascii_lowercase();

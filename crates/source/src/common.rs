@@ -57,6 +57,11 @@ impl<'s> Ctx<'s> {
             .and_then(|bytes| std::str::from_utf8(bytes).ok())
     }
 
+    /// The source between two byte offsets, when it is text.
+    pub(crate) fn src_str(&self, range: std::ops::Range<usize>) -> Option<&'s str> {
+        std::str::from_utf8(self.src.get(range)?).ok()
+    }
+
     /// Like [`Ctx::text`], for an optional node.
     pub(crate) fn text_of(&self, node: Option<Node<'_>>) -> Option<&'s str> {
         node.and_then(|n| self.text(n))
@@ -84,7 +89,7 @@ impl<'s> Ctx<'s> {
 }
 
 /// Decodes one escape sequence (`\n`, `\'`, `\x41`, `\u{1F600}`, `\u0041`).
-fn unescape(escape: &str) -> Option<char> {
+pub(crate) fn unescape(escape: &str) -> Option<char> {
     let body = escape.strip_prefix('\\')?;
     let mut chars = body.chars();
     let first = chars.next()?;

@@ -20,6 +20,7 @@ mod ecmascript;
 mod go;
 mod java;
 mod kotlin;
+pub mod literals;
 mod php;
 mod python;
 mod ruby;
