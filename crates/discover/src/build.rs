@@ -3,6 +3,7 @@
 //! discovery order or thread count.
 
 use doc_bridge_model::timing::phase;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use rayon::prelude::*;
@@ -176,8 +177,9 @@ struct Builder<'a> {
     /// `.txt` files read as reStructuredText that a Sphinx source directory holds: documents.
     sphinx_texts: HashSet<&'a str>,
     /// Each label documents define (`.. _label:`, `[[id]]`) → the first document by path that
-    /// defines it.
-    labels: HashMap<&'a str, &'a RelPath>,
+    /// defines it; then the labels Python docstrings define (autodoc renders them) → the first
+    /// module by path, for a label no document defines.
+    labels: HashMap<Cow<'a, str>, &'a RelPath>,
     /// Every document's path, in path order (what a `toctree` glob is matched against).
     document_paths: Vec<&'a RelPath>,
     /// Example scripts by (directory name, stem): the sources of the pages sphinx-gallery
@@ -294,13 +296,22 @@ impl<'a> Builder<'a> {
                 &dirs,
             ),
         };
-        let mut labels: HashMap<&str, &RelPath> = HashMap::new();
+        let mut labels: HashMap<Cow<'_, str>, &RelPath> = HashMap::new();
         for file in observed {
             if let Some(facts) = document_facts(file, &sphinx_texts) {
                 for label in &facts.labels {
                     // Observations come in path order: the first definition wins.
                     labels
-                        .entry(label.name.as_str())
+                        .entry(Cow::Borrowed(label.name.as_str()))
+                        .or_insert(&file.record.path);
+                }
+            }
+        }
+        for file in observed {
+            if let Analysis::Module(doc_bridge_source::Language::Python, facts) = &file.analysis {
+                for label in &facts.labels {
+                    labels
+                        .entry(Cow::Owned(doc_bridge_markdown::normalize_label(label)))
                         .or_insert(&file.record.path);
                 }
             }

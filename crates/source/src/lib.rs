@@ -40,7 +40,7 @@ use tree_sitter::{Parser, Tree};
 ///
 /// Bumped whenever the output for the same input could change (grammar
 /// upgrades included), so that cached facts can be invalidated.
-pub const ANALYZER_VERSION: u32 = 6;
+pub const ANALYZER_VERSION: u32 = 7;
 
 /// A source language the analyzer understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -244,6 +244,11 @@ pub struct SourceFacts {
     /// import. Empty for the other languages. Always written, as `namespaces`.
     #[serde(default)]
     pub internal_names: Vec<String>,
+    /// Python: the reStructuredText labels its docstrings define (`.. _printer_example:`),
+    /// which Sphinx's autodoc makes targets of `:ref:` and MyST links, in source order, as
+    /// written. Empty for the other languages. Always written, as `namespaces`.
+    #[serde(default)]
+    pub labels: Vec<String>,
 }
 
 /// At most this many members are listed in [`SourceFacts::members`].
@@ -439,6 +444,9 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
     facts.internal_names.sort();
     facts.internal_names.dedup();
     (facts.text, facts.text_truncated) = text::collect(&ctx, root, language);
+    if language == Language::Python {
+        facts.labels = python::docstring_labels(source);
+    }
     facts
 }
 
@@ -635,6 +643,7 @@ mod tests {
             text_truncated: false,
             namespaces: Vec::new(),
             internal_names: Vec::new(),
+            labels: Vec::new(),
         };
         let json = serde_json::to_string(&facts).unwrap();
         assert!(json.contains("\"membersTruncated\":0"), "{json}");

@@ -256,6 +256,33 @@ fn is_main_guard(ctx: &Ctx<'_>, node: Node<'_>) -> bool {
     (is_name(left) && is_main(right)) || (is_main(left) && is_name(right))
 }
 
+/// The reStructuredText labels a module's docstrings define: every line that is only
+/// `.. _name:` (Sphinx's explicit target). Read from the lines of the source, so a label is
+/// found however far into the module its docstring sits; such a line outside a docstring is a
+/// comment's or a string's, and Python code has none.
+pub(crate) fn docstring_labels(source: &[u8]) -> Vec<String> {
+    let mut labels = Vec::new();
+    for line in source.split(|b| *b == b'\n') {
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
+        let Some(rest) = line.trim().strip_prefix(".. _") else {
+            continue;
+        };
+        let Some(name) = rest.strip_suffix(':') else {
+            continue;
+        };
+        let name = name
+            .strip_prefix('`')
+            .and_then(|n| n.strip_suffix('`'))
+            .unwrap_or(name);
+        if !name.is_empty() && !name.contains(['`', ':']) && !labels.iter().any(|l| l == name) {
+            labels.push(name.to_owned());
+        }
+    }
+    labels
+}
+
 /// The value of a plain string literal; `None` for f-strings, bytes,
 /// implicit concatenations and strings with escapes.
 fn string_value(ctx: &Ctx<'_>, node: Node<'_>) -> Option<String> {
@@ -614,6 +641,24 @@ mod tests {
 
     fn imports(src: &str) -> Vec<(String, ImportKind, Vec<String>, u32)> {
         crate::test_support::imports(Language::Python, src)
+    }
+
+    #[test]
+    fn docstring_labels_are_the_explicit_targets_of_its_docstrings() {
+        let src = "\"\"\"Printing.\n\n.. _printer_example:\n\nExample\n=======\n\"\"\"\n\
+                   class P:\n    \"\"\"\n    .. _`method example`:\n\n    .. _link: https://x.invalid\n\
+                       .. _printer_example:\n    \"\"\"\n";
+        assert_eq!(
+            analyze(Language::Python, src.as_bytes()).labels,
+            vec![s("printer_example"), s("method example")],
+            "a hyperlink target with a URL is no label; a label is listed once"
+        );
+        assert!(
+            analyze(Language::Rust, b"/// .. _label:\nfn f() {}\n")
+                .labels
+                .is_empty(),
+            "Python only"
+        );
     }
 
     #[test]
