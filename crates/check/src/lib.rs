@@ -218,6 +218,7 @@ pub(crate) mod tests {
             content_hash: ContentHash::of_bytes(path.as_bytes()),
             title: path.to_owned(),
             title_source: TitleSource::FileStem,
+            excluded_from_site: false,
             headings: Vec::new(),
             summary: String::new(),
             tags: Vec::new(),

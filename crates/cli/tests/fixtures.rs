@@ -470,6 +470,22 @@ fn sphinx_build_conventions_resolve() {
         .collect();
     assert!(ids.contains(&"file:docs/_static/credits.txt"), "{ids:?}");
     assert!(!ids.contains(&"document:docs/_static/credits.txt"));
+    // `exclude_patterns` leave pages out of the build: still documents, marked, and neither
+    // their broken links nor their having no inbound link is a finding.
+    let excluded: Vec<&str> = s["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["excludedFromSite"] == true)
+        .filter_map(|e| e["id"].as_str())
+        .collect();
+    assert_eq!(
+        excluded,
+        [
+            "document:docs/drafts/wip.rst",
+            "document:docs/shared.inc.rst"
+        ]
+    );
     let check = run(dir.path(), &["check", "--quiet", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
     let findings: Vec<(String, String)> = report["diagnostics"]

@@ -133,6 +133,25 @@ fn build_with_bodies(
     builder.finish(generated_at)
 }
 
+/// A Sphinx project's `exclude_patterns` as Sphinx matches them against paths below its source
+/// directory: `*` and `?` within one segment, `**` across segments. A pattern that is not a
+/// valid glob is left out; `None` when none is left.
+fn sphinx_exclude_set(patterns: &[String]) -> Option<globset::GlobSet> {
+    let mut set = globset::GlobSetBuilder::new();
+    let mut any = false;
+    for pattern in patterns {
+        let pattern = pattern.trim_start_matches("./").trim_end_matches('/');
+        if let Ok(glob) = globset::GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+        {
+            set.add(glob);
+            any = true;
+        }
+    }
+    set.build().ok().filter(|_| any)
+}
+
 /// One module as [`Builder::module`] resolves it.
 struct ResolvedModule {
     module: Module,
@@ -176,6 +195,8 @@ struct Builder<'a> {
     pages_by_name: BTreeMap<String, Option<RelPath>>,
     /// `.txt` files read as reStructuredText that a Sphinx source directory holds: documents.
     sphinx_texts: HashSet<&'a str>,
+    /// Each Sphinx source directory with the `exclude_patterns` its `conf.py` writes out.
+    sphinx_excludes: Vec<(RelPath, globset::GlobSet)>,
     /// Each label documents define (`.. _label:`, `[[id]]`) → the first document by path that
     /// defines it; then the labels Python docstrings define (autodoc renders them) → the first
     /// module by path, for a label no document defines.
@@ -264,6 +285,15 @@ impl<'a> Builder<'a> {
             .map(|f| {
                 let setting = f.site.as_ref().and_then(|s| s.sphinx_suffixes.as_deref());
                 (f.record.path.parent(), setting)
+            })
+            .collect();
+        let sphinx_excludes = sphinx
+            .iter()
+            .filter_map(|source| {
+                let conf = source.join("conf.py")?;
+                let file = observed.iter().find(|f| f.record.path == conf)?;
+                let patterns = &file.site.as_ref()?.sphinx_excludes;
+                Some((source.clone(), sphinx_exclude_set(patterns)?))
             })
             .collect();
         let reads_txt: Vec<RelPath> = sphinx
@@ -393,6 +423,7 @@ impl<'a> Builder<'a> {
             numbered_pages,
             pages_by_name,
             sphinx_texts,
+            sphinx_excludes,
             labels,
             document_paths,
             gallery_sources,
@@ -707,6 +738,27 @@ impl<'a> Builder<'a> {
             .cloned()
     }
 
+    /// Whether the documentation build leaves the document at `path` out: a Sphinx project's
+    /// `exclude_patterns` match its path below the source directory, or a directory on the way
+    /// (Sphinx does not enter an excluded directory).
+    fn excluded_from_site(&self, path: &RelPath) -> bool {
+        self.sphinx_excludes.iter().any(|(source, patterns)| {
+            let Some(relative) = path.strip_dir(source) else {
+                return false;
+            };
+            let mut at = relative;
+            loop {
+                if patterns.is_match(at) {
+                    return true;
+                }
+                match at.rsplit_once('/') {
+                    Some((dir, _)) => at = dir,
+                    None => return false,
+                }
+            }
+        })
+    }
+
     /// Whether `path` lies below a Sphinx configuration (`conf.py`).
     fn in_sphinx_project(&self, path: &RelPath) -> bool {
         self.sphinx_configs.iter().any(|dir| path.is_within(dir))
@@ -945,12 +997,13 @@ impl<'a> Builder<'a> {
         let mut relations = Vec::new();
         let mut diagnostics = Vec::new();
         let record = &file.record;
-        let document = document_entity(
+        let mut document = document_entity(
             &record.path,
             &record.content_hash,
             facts,
             self.options.agent_root.as_ref(),
         );
+        document.excluded_from_site = self.excluded_from_site(&record.path);
         let text = EntityText {
             // Given apart when the facts have no further use (moved, not copied); else copied.
             body: body.unwrap_or_else(|| facts.body.clone()),
@@ -1241,6 +1294,10 @@ impl<'a> Builder<'a> {
                     Some(id.clone()),
                 )),
             }
+        }
+        if document.excluded_from_site {
+            // The build never reads it: its links lead nowhere anyone follows.
+            diagnostics.retain(|d| d.code != "broken-link");
         }
         (Entity::Document(document), text, relations, diagnostics)
     }

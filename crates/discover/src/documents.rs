@@ -98,6 +98,7 @@ pub fn document_entity(
         owner: front.and_then(|f| f.owner.clone()),
         checks: front.map(|f| f.checks.clone()).unwrap_or_default(),
         covers: front.map(|f| f.covers.clone()).unwrap_or_default(),
+        excluded_from_site: false,
         language,
         language_source,
         agent_doc: agent_root.is_some_and(|root| path.is_within(root)),

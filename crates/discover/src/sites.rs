@@ -22,6 +22,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use doc_bridge_model::RelPath;
+use doc_bridge_source::literals::{Assignment, Literal};
 
 use doc_bridge_model::site_generator::{SiteGenerator as Generator, is_script_named, site_of};
 
@@ -190,32 +191,53 @@ pub struct SiteSettings {
     /// A Sphinx `conf.py`'s `source_suffix`, the extensions of its documents (`.rst`, `.txt`),
     /// when written out as a literal; `None` when it is computed or absent.
     pub sphinx_suffixes: Option<Vec<String>>,
+    /// A Sphinx `conf.py`'s `exclude_patterns`, as far as they are written out (a list assigned
+    /// and the lists added to it with `+=`; what a computed or imported value holds is not
+    /// known, so not listed).
+    pub sphinx_excludes: Vec<String>,
 }
 
 /// The settings of a site configuration file (`mkdocs.yml`, `.vitepress/config.*`, a Sphinx
 /// `conf.py`); `None` for any other file, or when it says nothing read here.
 pub fn site_settings(path: &RelPath, bytes: &[u8]) -> Option<Box<SiteSettings>> {
-    let settings = SiteSettings {
+    let mut settings = SiteSettings {
         content_dir: content_dir_setting(path, bytes),
-        sphinx_suffixes: (path.file_name() == "conf.py")
-            .then(|| sphinx_suffixes(bytes))
-            .flatten(),
+        ..SiteSettings::default()
     };
+    if path.file_name() == "conf.py" {
+        let assignments = doc_bridge_source::literals::python_assignments(bytes);
+        settings.sphinx_suffixes = sphinx_suffixes(&assignments);
+        settings.sphinx_excludes = sphinx_excludes(&assignments);
+    }
     (settings != SiteSettings::default()).then(|| Box::new(settings))
 }
 
 /// The `source_suffix` a Sphinx `conf.py` assigns at its top level: a string, a list of them
 /// or a dictionary keyed by them (the last assignment wins; `None` if it is not written out).
-fn sphinx_suffixes(bytes: &[u8]) -> Option<Vec<String>> {
-    use doc_bridge_source::literals::{Literal, python_assignments};
-    let assigned = python_assignments(bytes)
-        .into_iter()
+fn sphinx_suffixes(assignments: &[Assignment]) -> Option<Vec<String>> {
+    let assigned = assignments
+        .iter()
         .rfind(|a| a.name == "source_suffix" && !a.augmented)?;
     let suffixes: Vec<String> = match &assigned.value {
         Literal::Dict(entries) => entries.iter().map(|(key, _)| key.clone()).collect(),
         value => value.strings()?.into_iter().map(str::to_owned).collect(),
     };
     Some(suffixes)
+}
+
+/// The `exclude_patterns` a Sphinx `conf.py` writes out: an assignment starts the list over
+/// (with nothing known when its value is computed), `+=` adds to it.
+fn sphinx_excludes(assignments: &[Assignment]) -> Vec<String> {
+    let mut patterns: Vec<String> = Vec::new();
+    for assignment in assignments.iter().filter(|a| a.name == "exclude_patterns") {
+        if !assignment.augmented {
+            patterns.clear();
+        }
+        if let Some(strings) = assignment.value.strings() {
+            patterns.extend(strings.into_iter().map(str::to_owned));
+        }
+    }
+    patterns
 }
 
 /// The content directory a site configuration file names, as written: `docs_dir` of
@@ -428,6 +450,31 @@ mod tests {
             !reads("from shared.conf import *"),
             "unknown: Sphinx's default"
         );
+    }
+
+    #[test]
+    fn a_sphinx_conf_gives_the_exclude_patterns_it_writes_out() {
+        let excludes = |text: &str| {
+            site_settings(&p("docs/conf.py"), text.as_bytes())
+                .map(|s| s.sphinx_excludes)
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            excludes("exclude_patterns = ['_build']\nexclude_patterns += ('changes', '*.inc')\n"),
+            ["_build", "changes", "*.inc"]
+        );
+        assert_eq!(
+            excludes(
+                "exclude_patterns = ['old']\nexclude_patterns = shared.EXCLUDES\nexclude_patterns += ['x']\n"
+            ),
+            ["x"],
+            "a computed assignment starts over with nothing known"
+        );
+        assert_eq!(
+            excludes("from base import exclude_patterns\nexclude_patterns += ['_templates']\n"),
+            ["_templates"]
+        );
+        assert!(excludes("exclude_patterns.append('x')\n").is_empty());
     }
 
     #[test]

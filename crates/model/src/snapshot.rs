@@ -292,6 +292,10 @@ pub struct Document {
     /// Front matter `covers`, as written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub covers: Vec<String>,
+    /// The documentation build leaves it out (a Sphinx `conf.py`'s `exclude_patterns`): no page
+    /// of the site, so its links are not followed and no page need link to it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub excluded_from_site: bool,
     /// Other front matter keys, converted to JSON.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub front_matter: BTreeMap<String, serde_json::Value>,

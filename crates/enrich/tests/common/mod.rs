@@ -55,6 +55,7 @@ fn document(path: &str, seed: &str, title: &str, summary: &str, lines: u32) -> D
         content_hash: h(seed),
         title: title.to_owned(),
         title_source: TitleSource::Heading,
+        excluded_from_site: false,
         headings: Vec::new(),
         summary: summary.to_owned(),
         tags: Vec::new(),
