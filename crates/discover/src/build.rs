@@ -486,8 +486,17 @@ impl<'a> Builder<'a> {
                 .collect(),
             _ => Vec::new(),
         });
+        let generated = self.observed.iter().flat_map(|f| match &f.analysis {
+            Analysis::Manifest(facts) => facts
+                .generated_files
+                .iter()
+                .filter_map(|file| RelPath::join_normalized(&f.record.path.parent(), file))
+                .collect(),
+            _ => Vec::new(),
+        });
         let resolver = Resolver::new(&module_paths, &packages, &self.cargo_lib_paths)
             .with_files(self.files.keys().copied())
+            .with_generated(generated)
             .with_kotlin_declarations(kotlin_declarations)
             .with_csharp_namespaces(csharp_namespaces);
         for (dotted, module) in resolver.python_dotted_names(&module_paths) {

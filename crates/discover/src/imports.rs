@@ -25,6 +25,9 @@ pub struct Resolver<'a> {
     /// C, C++ and Cython sources by file stem: what a compiled Python extension module of that
     /// name may be built from.
     extension_sources: HashMap<&'a str, Vec<&'a str>>,
+    /// Files a build writes into the tree (a `pyproject.toml`'s version file): imported, never
+    /// in a checkout.
+    generated: HashSet<RelPath>,
     npm: BTreeMap<&'a str, &'a Package>,
     /// Crate name with `-` folded to `_` → (package, crate root file).
     crates: BTreeMap<String, (&'a Package, Option<RelPath>)>,
@@ -171,6 +174,7 @@ impl<'a> Resolver<'a> {
             modules,
             files: HashSet::new(),
             extension_sources: HashMap::new(),
+            generated: HashSet::new(),
         };
         for package in packages {
             match package.ecosystem {
@@ -350,6 +354,12 @@ impl<'a> Resolver<'a> {
                 self.extension_sources.entry(stem).or_default().push(file);
             }
         }
+        self
+    }
+
+    /// With the files a build writes into the tree (repository paths).
+    pub fn with_generated(mut self, files: impl IntoIterator<Item = RelPath>) -> Self {
+        self.generated = files.into_iter().collect();
         self
     }
 
@@ -702,6 +712,10 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .any(|ext| self.files.contains(format!("{target}.{ext}").as_str()))
             {
+                return (ImportResolution::File, Vec::new());
+            }
+            // A module the build writes (`_version.py`, from setuptools-scm).
+            if RelPath::new(&format!("{target}.py")).is_some_and(|p| self.generated.contains(&p)) {
                 return (ImportResolution::File, Vec::new());
             }
             // A module of a package whose directory holds the build script that declares its
@@ -1070,6 +1084,13 @@ mod tests {
             ImportResolution::Unresolved,
             "a source of that name outside the package"
         );
+        // A module the build writes into the tree.
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new())
+            .with_generated([p("lib/matplotlib/_version.py")]);
+        let resolve = |specifier: &str| r.resolve(Language::Python, &from, specifier, &[], false);
+        assert_eq!(resolve("._version").0, ImportResolution::File);
+        assert_eq!(resolve("matplotlib._version").0, ImportResolution::File);
+        assert_eq!(resolve("._other").0, ImportResolution::Unresolved);
         assert_eq!(
             resolve("matplotlib.sub._private").0,
             ImportResolution::Unresolved,

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use doc_bridge_model::snapshot::{Dependency, Ecosystem};
 
 /// Bumped whenever output for the same input could change.
-pub const ANALYZER_VERSION: u32 = 4;
+pub const ANALYZER_VERSION: u32 = 5;
 
 /// Which manifest a file is: the ecosystem it declares and the reader that reads it (an
 /// ecosystem may have several: Gradle's settings and build scripts, a gemspec and a Gemfile).
@@ -124,6 +124,10 @@ pub struct ManifestFacts {
     pub package_manager: Option<String>,
     /// For Cargo: explicit `[lib] path`.
     pub lib_path: Option<String>,
+    /// Files the build writes into the tree, relative to the manifest's directory: a
+    /// `pyproject.toml`'s version file (setuptools-scm's `version_file` or `write_to`,
+    /// hatch-vcs's `version-file`), which modules import though no checkout holds it.
+    pub generated_files: Vec<String>,
 }
 
 impl ManifestFacts {
@@ -138,6 +142,7 @@ impl ManifestFacts {
             dependencies: Vec::new(),
             package_manager: None,
             lib_path: None,
+            generated_files: Vec::new(),
         }
     }
 }
@@ -1053,6 +1058,22 @@ fn pyproject(text: &str) -> Result<ManifestFacts, ManifestError> {
             }
         }
     }
+    let tool = |path: &[&str]| {
+        path.iter()
+            .try_fold(table.get("tool")?, |value, key| value.get(*key))
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+    };
+    facts.generated_files = [
+        tool(&["setuptools_scm", "version_file"]),
+        tool(&["setuptools_scm", "write_to"]),
+        tool(&["hatch", "build", "hooks", "vcs", "version-file"]),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    facts.generated_files.sort();
+    facts.generated_files.dedup();
     Ok(facts)
 }
 
@@ -1156,6 +1177,28 @@ mod tests {
                 .name
                 .is_some()
         );
+    }
+
+    #[test]
+    fn pyproject_names_the_version_file_its_build_writes() {
+        let generated = |text: &str| {
+            analyze(ManifestKind::Pyproject, text)
+                .unwrap()
+                .generated_files
+        };
+        assert_eq!(
+            generated("[tool.setuptools_scm]\nversion_file = \"src/lamp/_version.py\"\n"),
+            ["src/lamp/_version.py"]
+        );
+        assert_eq!(
+            generated("[tool.setuptools_scm]\nwrite_to = \"lamp/_version.py\"\n"),
+            ["lamp/_version.py"]
+        );
+        assert_eq!(
+            generated("[tool.hatch.build.hooks.vcs]\nversion-file = \"lamp/_v.py\"\n"),
+            ["lamp/_v.py"]
+        );
+        assert!(generated("[project]\nname = \"lamp\"\n[tool.setuptools_scm]\n").is_empty());
     }
 
     #[test]
