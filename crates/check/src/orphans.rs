@@ -3,7 +3,8 @@
 //! Exempt, because readers reach them without a link: entry points by name (README, index,
 //! SUMMARY, AGENTS, CLAUDE, and the files hosts and tools surface on their own: CHANGELOG,
 //! HISTORY, NEWS, CONTRIBUTING, CODE_OF_CONDUCT, SECURITY, SUPPORT, LICENSE, NOTICE, AUTHORS,
-//! MAINTAINERS, GOVERNANCE, FUNDING, PULL_REQUEST_TEMPLATE, at any depth; sphinx-gallery's
+//! MAINTAINERS, GOVERNANCE, FUNDING, PULL_REQUEST_TEMPLATE, and any other name written in
+//! capitals, `RELEASING`, `HOW_TO_RELEASE`, at any depth; sphinx-gallery's
 //! section headers, GALLERY_HEADER, which it assembles into the gallery's index); everything under a
 //! `.github/` or `.gitlab/` directory (issue and pull request templates, workflow notes: the host
 //! shows them) or under `.changeset/` (release notes waiting for the next release); bundled
@@ -87,6 +88,17 @@ pub fn is_entry_document(path: &RelPath) -> bool {
         || stem.starts_with("licence_")
         // A folder's note about one of its files (`ml_map.README.rst`).
         || stem.ends_with(".readme")
+        || is_capitalised_note(path.file_stem())
+}
+
+/// Whether a file stem is written in capitals (`RELEASING`, `HOW_TO_RELEASE`, `AI_POLICY`): the
+/// convention, after README and CONTRIBUTING, for notes about the repository that people find
+/// in its listing rather than through a link. At least two letters, no lower-case one.
+fn is_capitalised_note(stem: &str) -> bool {
+    stem.bytes().filter(u8::is_ascii_uppercase).count() >= 2
+        && stem
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
 }
 
 /// Whether a document is a page's template (`index.rst.template`): an input of the build; the
@@ -266,6 +278,10 @@ mod tests {
                 document("doc/index.rst.template"),
                 document("galleries/plot_types/3D/GALLERY_HEADER.rst"),
                 document("docs/gallery-header-notes.md"),
+                document("HOW_TO_RELEASE.md"),
+                document("asv_bench/README_CI.md"),
+                document("docs/Faq.md"),
+                document("docs/X.md"),
                 agent,
             ],
             vec![
@@ -279,6 +295,8 @@ mod tests {
             paths,
             [
                 ".github.md",
+                "docs/Faq.md",
+                "docs/X.md",
                 "docs/gallery-header-notes.md",
                 "docs/github/guide.md",
                 "docs/notes.docc.md",
@@ -289,7 +307,7 @@ mod tests {
         );
         assert!(out.iter().all(|d| d.code == "orphan-document"));
         assert_eq!(
-            out[4].entity.as_ref().map(|e| e.as_str()),
+            out[6].entity.as_ref().map(|e| e.as_str()),
             Some("document:docs/orphan.md")
         );
     }

@@ -2,8 +2,9 @@
 //! examples, playgrounds, generated and vendored files, by [`doc_bridge_model::file_role`]) are
 //! inputs, outputs or demonstrations: a Markdown file under `tests/format/` is a formatter's
 //! input, a playground imports what its build produces, an example is assembled by the site
-//! that shows it. Their broken links, unresolved imports and orphan status are not findings,
-//! and neither is a package of them that no document covers (a playground's `package.json`
+//! that shows it. Their broken links, unresolved imports, orphan status and text that is not
+//! UTF-8 (a test's deliberately mis-encoded input) are not findings, and neither is a package
+//! of them that no document covers (a playground's `package.json`
 //! needs no page; an area is judged as it is, since the file its finding names is only its
 //! first module).
 //! Changelogs keep every rule: a dead link in release notes is a dead link.
@@ -19,12 +20,13 @@ use std::collections::HashMap;
 use doc_bridge_model::file_role::{FileRole, role_of};
 use doc_bridge_model::snapshot::{Diagnostic, FileClass, Snapshot};
 
-/// The codes that judge a file's links, imports, reachability and coverage.
+/// The codes that judge a file's links, imports, reachability, coverage and encoding.
 const CONTENT_CODES: &[&str] = &[
     "broken-link",
     "unresolved-import",
     "orphan-document",
     "uncovered-package",
+    "invalid-utf8",
 ];
 
 /// `diagnostics` without the [`CONTENT_CODES`] findings on files whose role exempts them.
@@ -108,6 +110,8 @@ mod tests {
                 finding("parse-error", "tests/broken.py"),
                 finding("uncovered-package", "playgrounds/sandbox/package.json"),
                 finding("uncovered-package", "packages/core/package.json"),
+                finding("invalid-utf8", "tests/roots/test-pycode/cp_1251_coded.py"),
+                finding("invalid-utf8", "src/legacy.py"),
             ],
         );
         let paths = code_and_path(&kept);
@@ -119,6 +123,7 @@ mod tests {
                 "broken-link CHANGELOG.md",
                 "parse-error tests/broken.py",
                 "uncovered-package packages/core/package.json",
+                "invalid-utf8 src/legacy.py",
             ]
         );
     }

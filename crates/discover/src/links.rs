@@ -27,9 +27,10 @@ const INDEX_PAGES: &[&str] = &[
 ];
 
 /// Extensions a page link may leave out (or replace with `.html`), in the order tried: a
-/// Sphinx document name (`:doc:`intro``, a `toctree` entry) leaves out `.rst`. A `.txt` file
-/// is a page only where [`Tree::is_text_page`] says so, tried after these.
-const PAGE_EXTENSIONS: &[&str] = &["md", "mdx", "markdown", "rst", "adoc", "asciidoc"];
+/// Sphinx document name (`:doc:`intro``, a `toctree` entry) leaves out `.rst`; a notebook is a
+/// page of the sites that render them (nbsphinx, myst-nb, Jupyter Book, mkdocs-jupyter). A
+/// `.txt` file is a page only where [`Tree::is_text_page`] says so, tried after these.
+const PAGE_EXTENSIONS: &[&str] = &["md", "mdx", "markdown", "rst", "adoc", "asciidoc", "ipynb"];
 
 /// Markers of a template placeholder in a link target (Mustache/Handlebars/Jinja/Liquid `{{ }}`
 /// and `{% %}`, ERB/EJS `<% %>`, shell and JavaScript `${ }`).
@@ -464,6 +465,7 @@ mod tests {
         "docs/runes/10.effect.md",
         "docs/runes/01-state.md",
         "docs/runes/2024-notes.txt",
+        "docs/examples/weather-data.ipynb",
         "README.md",
     ];
 
@@ -539,6 +541,15 @@ mod tests {
         );
         assert_eq!(found("comp").as_deref(), Some("docs/comp.mdx"));
         assert_eq!(found("./v1.2").as_deref(), Some("docs/v1.2.md"));
+        // A notebook is a page of the sites that render them (nbsphinx, myst-nb).
+        assert_eq!(
+            found("examples/weather-data").as_deref(),
+            Some("docs/examples/weather-data.ipynb")
+        );
+        assert_eq!(
+            found("examples/weather-data.html").as_deref(),
+            Some("docs/examples/weather-data.ipynb")
+        );
     }
 
     #[test]

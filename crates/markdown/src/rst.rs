@@ -638,12 +638,14 @@ impl Inline {
             None => {
                 let underscores = quoted[end + 2..].bytes().take_while(|b| *b == b'_').count();
                 if underscores > 0 {
-                    let (title, target) = explicit_title(content);
-                    // `<name_>` names another target (an alias), not a URI.
-                    if (title != target || content.ends_with('>')) && !target.ends_with('_') {
+                    // `` `name`_ `` refers to a target by name; `<name_>` names another target
+                    // (an alias), not a URI.
+                    let embedded = embedded_target(content);
+                    if let Some((_, target)) = embedded.filter(|(_, t)| !t.ends_with('_')) {
                         self.links.push((target.to_owned(), number, LinkKind::Uri));
                     }
-                    self.text.push_str(title);
+                    self.text
+                        .push_str(embedded.map_or(content, |(title, _)| title));
                     length += underscores.min(2);
                 } else {
                     // Default role: Sphinx projects often make it `py:obj`.
@@ -734,20 +736,23 @@ fn well_formed(content: &str) -> bool {
 /// `Title <target>` → (`Title`, `target`); anything else is its own title and target.
 fn explicit_title(content: &str) -> (&str, &str) {
     let content = content.trim();
-    if let Some(open) = content.rfind('<')
-        && content.ends_with('>')
-        && open > 0
-    {
-        let target = content[open + 1..content.len() - 1].trim();
-        let title = content[..open].trim();
-        if !target.is_empty() {
-            return (title, target);
-        }
+    embedded_target(content).unwrap_or((content, content))
+}
+
+/// The title and the target of `Title <target>` or `<target>`; `None` without one. An escaped
+/// bracket (`\<search\>`) is text, as docutils reads it, not a target's delimiter.
+fn embedded_target(content: &str) -> Option<(&str, &str)> {
+    let content = content.trim();
+    let inner = content.strip_suffix('>').filter(|c| !c.ends_with('\\'))?;
+    let open = inner.rfind('<')?;
+    if open > 0 && inner[..open].ends_with('\\') {
+        return None;
     }
-    if let Some(inner) = content.strip_prefix('<').and_then(|c| c.strip_suffix('>')) {
-        return (inner, inner);
+    let target = inner[open + 1..].trim();
+    if open == 0 {
+        return Some((target, target));
     }
-    (content, content)
+    (!target.is_empty()).then(|| (inner[..open].trim(), target))
 }
 
 /// An object name as a Sphinx role or directive writes it, without its markers: `~a.B` → `a.B`,
@@ -914,6 +919,15 @@ Details
 
 Visit https://flask.palletsprojects.com/ or `the docs <https://docs.example.org>`_.
 ";
+
+    #[test]
+    fn escaped_angle_brackets_are_text_not_a_target() {
+        let text = "Adopt the new `\\<search\\>`_ element; see `the guide <guide.html>`_ and `<api.html>`_.\n";
+        let facts = analyze(text, "index");
+        let targets: Vec<&str> = facts.links.iter().map(|l| l.target.as_str()).collect();
+        assert_eq!(targets, ["guide.html", "api.html"]);
+        assert!(facts.body.contains("search"), "{}", facts.body);
+    }
 
     #[test]
     fn toctree_globs_are_patterns_and_urls_are_not_documents() {
