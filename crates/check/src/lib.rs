@@ -219,6 +219,7 @@ pub(crate) mod tests {
             title: path.to_owned(),
             title_source: TitleSource::FileStem,
             excluded_from_site: false,
+            named_by: Vec::new(),
             headings: Vec::new(),
             summary: String::new(),
             tags: Vec::new(),

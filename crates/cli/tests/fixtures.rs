@@ -430,7 +430,43 @@ fn sphinx_project_links_resolve_as_sphinx_resolves_them() {
     assert_eq!(
         orphans,
         vec!["docs/notes.rst"],
-        "`:orphan:` exempts draft.rst"
+        "`:orphan:` exempts draft.rst; the release script's template is data; a test naming \
+         notes.rst does not make it data"
+    );
+}
+
+/// A document the code names by path (a release script's template, from an f-string) is data,
+/// no orphan; an include of a page `conf.py` writes at build time is no broken link; a test that
+/// reads a page does not make it data.
+#[test]
+fn documents_the_code_names_are_data_and_generated_pages() {
+    let dir = fixture_copy("sphinx-project");
+    index(dir.path());
+    let s = artifact(dir.path(), "snapshot.json");
+    let named_by = |path: &str| {
+        s["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["path"] == path)
+            .map(|e| e["namedBy"].clone())
+    };
+    assert_eq!(
+        named_by("scripts/release.minor.rst"),
+        Some(serde_json::json!(["module:scripts/release.py"]))
+    );
+    assert_eq!(named_by("docs/notes.rst"), Some(serde_json::Value::Null));
+    let broken: Vec<String> = s["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "broken-link" && d["path"] == "docs/index.rst")
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        broken,
+        ["link `glazes.txt` points to `docs/glazes.txt`, which does not exist"],
+        "`electric-kilns.txt` is written by conf.py"
     );
 }
 

@@ -20,6 +20,7 @@ use doc_bridge_model::{ContentHash, EntityId, RelPath, SEMANTIC_HASH_ALGO};
 use doc_bridge_source::ImportKind;
 
 use crate::areas::{AreaRules, area_of};
+use crate::code_paths::CodePaths;
 use crate::documents::{MentionShape, document_entity, mention_shape};
 use crate::imports::Resolver;
 use crate::links::{Found, Tree};
@@ -52,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 13;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 14;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -208,6 +209,8 @@ struct Builder<'a> {
     gallery_sources: HashMap<(&'a str, &'a str), Vec<&'a RelPath>>,
     /// The directories that hold a `conf.py` (Sphinx's configuration).
     sphinx_configs: Vec<RelPath>,
+    /// The documents modules name by path ([`crate::code_paths`]).
+    code_paths: CodePaths,
     /// The same sources by page name alone (no gallery `index`).
     gallery_by_stem: HashMap<&'a str, Vec<&'a RelPath>>,
     /// DocC: (catalog directory, file name) → the first file by path of that name anywhere in
@@ -402,6 +405,37 @@ impl<'a> Builder<'a> {
                 .entry(package.name.clone())
                 .or_insert_with(|| package.id.clone());
         }
+        let package_root = |module: &RelPath| {
+            let mut dir = module.parent();
+            loop {
+                if package_at.contains_key(&dir) {
+                    return Some(dir);
+                }
+                if dir.is_root() {
+                    return None;
+                }
+                dir = dir.parent();
+            }
+        };
+        // A test that reads a page checks it; it does not make it data.
+        let reads_for_the_project = |path: &RelPath| {
+            use doc_bridge_model::file_role::{FileRole, file_role};
+            !matches!(
+                file_role(path),
+                Some(FileRole::Test | FileRole::Fixture | FileRole::Generated | FileRole::Vendored)
+            )
+        };
+        let code_paths = CodePaths::new(
+            observed.iter().filter_map(|f| match &f.analysis {
+                Analysis::Module(_, facts) if reads_for_the_project(&f.record.path) => Some((
+                    &f.record.path,
+                    package_root(&f.record.path),
+                    facts.paths.as_slice(),
+                )),
+                _ => None,
+            }),
+            &document_paths,
+        );
         Builder {
             observed,
             bodies: Vec::new(),
@@ -434,6 +468,7 @@ impl<'a> Builder<'a> {
                 .map(|f| f.record.path.parent())
                 .collect(),
             docc_files,
+            code_paths,
         }
     }
 
@@ -1013,6 +1048,7 @@ impl<'a> Builder<'a> {
             self.options.agent_root.as_ref(),
         );
         document.excluded_from_site = self.excluded_from_site(&record.path);
+        document.named_by = self.code_paths.readers(&record.path);
         let text = EntityText {
             // Given apart when the facts have no further use (moved, not copied); else copied.
             body: body.unwrap_or_else(|| facts.body.clone()),
@@ -1154,7 +1190,9 @@ impl<'a> Builder<'a> {
                 {
                     Some(found) => found,
                     None => {
-                        if !crate::links::page_files(&resolved).iter().any(exists) {
+                        // A file the code names is one a build step writes (or reads).
+                        let written = |path: &RelPath| exists(path) || self.code_paths.names(path);
+                        if !crate::links::page_files(&resolved).iter().any(written) {
                             diagnostics.push(broken(format!(
                                 "points to `{resolved}`, which does not exist"
                             )));

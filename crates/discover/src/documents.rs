@@ -99,6 +99,7 @@ pub fn document_entity(
         checks: front.map(|f| f.checks.clone()).unwrap_or_default(),
         covers: front.map(|f| f.covers.clone()).unwrap_or_default(),
         excluded_from_site: false,
+        named_by: Vec::new(),
         language,
         language_source,
         agent_doc: agent_root.is_some_and(|root| path.is_within(root)),

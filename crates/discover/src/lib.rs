@@ -9,6 +9,7 @@ pub mod analysis_cache;
 pub mod areas;
 pub mod attributes;
 pub mod build;
+mod code_paths;
 pub mod documents;
 pub mod imports;
 pub mod links;

@@ -315,6 +315,11 @@ pub struct Document {
     /// `Store.get`, `$state.snapshot`), distinct, in order, at most 256.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mentions: Vec<String>,
+    /// The modules whose string literals name this document by path, sorted: a script that
+    /// reads it as data (a prompt, a release template, a catalog of messages) or writes it. It
+    /// is reached by code, not by links, and is no orphan.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub named_by: Vec<EntityId>,
     /// Front matter `owner`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,

@@ -21,6 +21,7 @@ mod go;
 mod java;
 mod kotlin;
 pub mod literals;
+pub mod paths;
 mod php;
 mod python;
 mod ruby;
@@ -40,7 +41,7 @@ use tree_sitter::{Parser, Tree};
 ///
 /// Bumped whenever the output for the same input could change (grammar
 /// upgrades included), so that cached facts can be invalidated.
-pub const ANALYZER_VERSION: u32 = 7;
+pub const ANALYZER_VERSION: u32 = 8;
 
 /// A source language the analyzer understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -249,6 +250,13 @@ pub struct SourceFacts {
     /// written. Empty for the other languages. Always written, as `namespaces`.
     #[serde(default)]
     pub labels: Vec<String>,
+    /// The document paths the module's string literals name, as glob patterns relative to
+    /// wherever the code runs (`general-llm-prompt.md`, `release.*.rst` from an f-string,
+    /// `messages/*/*`), in source order, at most [`paths::MAX_PATHS`]: how a script that reads
+    /// or writes documents names them. JavaScript, TypeScript, Python, Ruby, Go and Rust; empty
+    /// for the other languages. Always written, as `namespaces`.
+    #[serde(default)]
+    pub paths: Vec<String>,
 }
 
 /// At most this many members are listed in [`SourceFacts::members`].
@@ -443,7 +451,9 @@ pub fn analyze(language: Language, source: &[u8]) -> SourceFacts {
     facts.internal_names = found.internal_names;
     facts.internal_names.sort();
     facts.internal_names.dedup();
-    (facts.text, facts.text_truncated) = text::collect(&ctx, root, language);
+    let collected = text::collect(&ctx, root, language);
+    (facts.text, facts.text_truncated) = (collected.text, collected.truncated);
+    facts.paths = collected.paths;
     if language == Language::Python {
         facts.labels = python::docstring_labels(source);
     }
@@ -644,6 +654,7 @@ mod tests {
             namespaces: Vec::new(),
             internal_names: Vec::new(),
             labels: Vec::new(),
+            paths: Vec::new(),
         };
         let json = serde_json::to_string(&facts).unwrap();
         assert!(json.contains("\"membersTruncated\":0"), "{json}");

@@ -10,7 +10,8 @@
 //!
 //! String literal contents are text too (an error message a bug report
 //! quotes, a setting's name): their words as written. Not included: JSX text,
-//! regular expressions, character literals and numbers.
+//! regular expressions, character literals and numbers. The same walk keeps the
+//! literals that name a document's path ([`crate::paths`]).
 
 use std::sync::OnceLock;
 
@@ -36,6 +37,8 @@ enum Role {
     Literal,
     /// Neither it nor anything in it is text (string literals, lifetimes).
     Skip,
+    /// A whole string literal: read for a document path, then descended into.
+    String,
     /// Python `module`: its first statement may be a docstring.
     PyModule,
     /// Python `class_definition` / `function_definition`: the first
@@ -55,6 +58,11 @@ struct Rules {
     /// String literal contents.
     literals: &'static [&'static str],
     skip: &'static [&'static str],
+    /// Whole string literals, read for document paths ([`crate::paths`]); empty for the
+    /// languages whose scripts rarely read documents.
+    strings: &'static [&'static str],
+    /// The parts of a string literal that are interpolated (`${x}`, `{x}`).
+    interpolations: &'static [&'static str],
     python: bool,
 }
 
@@ -75,6 +83,8 @@ fn rules(language: Language) -> Rules {
             // text, a template's substitutions hold identifiers.
             literals: &["string_fragment"],
             skip: &["regex", "hash_bang_line", "jsx_text"],
+            strings: &["string", "template_string"],
+            interpolations: &["template_substitution"],
             python: false,
         },
         Language::Rust => Rules {
@@ -88,6 +98,8 @@ fn rules(language: Language) -> Rules {
             comments: &["line_comment", "block_comment"],
             literals: &["string_content"],
             skip: &["char_literal", "lifetime"],
+            strings: &["string_literal", "raw_string_literal"],
+            interpolations: &[],
             python: false,
         },
         Language::Python => Rules {
@@ -98,6 +110,8 @@ fn rules(language: Language) -> Rules {
             // hold identifiers. Docstrings are read as such before.
             literals: &["string_content"],
             skip: &[],
+            strings: &["string"],
+            interpolations: &["interpolation"],
             python: true,
         },
         Language::Go => Rules {
@@ -115,6 +129,8 @@ fn rules(language: Language) -> Rules {
                 "raw_string_literal_content",
             ],
             skip: &["rune_literal"],
+            strings: &["interpreted_string_literal", "raw_string_literal"],
+            interpolations: &[],
             python: false,
         },
         Language::CSharp => Rules {
@@ -127,6 +143,8 @@ fn rules(language: Language) -> Rules {
                 "raw_string_content",
             ],
             skip: &["character_literal"],
+            strings: &[],
+            interpolations: &[],
             python: false,
         },
         Language::Ruby => Rules {
@@ -140,6 +158,8 @@ fn rules(language: Language) -> Rules {
             comments: &["comment"],
             literals: &["string_content"],
             skip: &["character", "regex"],
+            strings: &["string"],
+            interpolations: &["interpolation"],
             python: false,
         },
         Language::Kotlin => Rules {
@@ -148,6 +168,8 @@ fn rules(language: Language) -> Rules {
             comments: &["line_comment", "multiline_comment"],
             literals: &["string_content"],
             skip: &["character_literal"],
+            strings: &[],
+            interpolations: &[],
             python: false,
         },
         Language::Swift => Rules {
@@ -156,6 +178,8 @@ fn rules(language: Language) -> Rules {
             comments: &["comment", "multiline_comment"],
             literals: &["line_str_text", "multi_line_str_text"],
             skip: &["regex_literal"],
+            strings: &[],
+            interpolations: &[],
             python: false,
         },
         Language::Php => Rules {
@@ -165,6 +189,8 @@ fn rules(language: Language) -> Rules {
             literals: &["string_content"],
             // The HTML around the PHP.
             skip: &["text"],
+            strings: &[],
+            interpolations: &[],
             python: false,
         },
         Language::C => Rules {
@@ -179,6 +205,8 @@ fn rules(language: Language) -> Rules {
             // A macro's body is not parsed: its words as written.
             literals: &["string_content", "preproc_arg"],
             skip: &["char_literal", "system_lib_string"],
+            strings: &[],
+            interpolations: &[],
             python: false,
         },
         Language::Cpp => Rules {
@@ -193,6 +221,8 @@ fn rules(language: Language) -> Rules {
             comments: &["comment"],
             literals: &["string_content", "raw_string_content", "preproc_arg"],
             skip: &["char_literal", "system_lib_string"],
+            strings: &[],
+            interpolations: &[],
             python: false,
         },
         Language::Java => Rules {
@@ -201,6 +231,8 @@ fn rules(language: Language) -> Rules {
             comments: &["line_comment", "block_comment"],
             literals: &["string_fragment", "multiline_string_fragment"],
             skip: &["character_literal"],
+            strings: &[],
+            interpolations: &[],
             python: false,
         },
     }
@@ -233,6 +265,8 @@ fn build_table(language: Language) -> Box<[Role]> {
                 Role::Literal
             } else if rules.skip.contains(&name) {
                 Role::Skip
+            } else if rules.strings.contains(&name) {
+                Role::String
             } else if rules.python {
                 match name {
                     "module" => Role::PyModule,
@@ -260,10 +294,22 @@ fn table(language: Language) -> &'static [Role] {
     }
 }
 
-/// The searchable text of the tree under `root` and whether it was cut at
-/// [`MAX_TEXT_BYTES`].
-pub(crate) fn collect(ctx: &Ctx<'_>, root: Node<'_>, language: Language) -> (String, bool) {
+/// What [`collect`] reads of a module.
+pub(crate) struct Collected {
+    /// The searchable text.
+    pub text: String,
+    /// Whether the text was cut at [`MAX_TEXT_BYTES`].
+    pub truncated: bool,
+    /// The document paths its string literals name, in source order ([`crate::paths`]).
+    pub paths: Vec<String>,
+}
+
+/// The searchable text of the tree under `root`, whether it was cut at [`MAX_TEXT_BYTES`], and
+/// the document paths its string literals name (up to where the text was cut).
+pub(crate) fn collect(ctx: &Ctx<'_>, root: Node<'_>, language: Language) -> Collected {
     let table = table(language);
+    let rules = rules(language);
+    let mut paths = Vec::new();
     let mut text = Text::with_capacity((ctx.src.len() / 2).min(MAX_TEXT_BYTES));
     // The id of the expression statement that is the next Python docstring.
     let mut docstring: Option<usize> = None;
@@ -281,6 +327,12 @@ pub(crate) fn collect(ctx: &Ctx<'_>, root: Node<'_>, language: Language) -> (Str
             Role::Sigil => (false, text.identifier(ctx, node, "#$")),
             Role::Comment => (false, text.comment(ctx, node)),
             Role::Literal => (false, text.literal(ctx, node)),
+            Role::String => {
+                if let Some(pattern) = string_pattern(ctx, node, &rules).finish() {
+                    crate::paths::push(&mut paths, pattern);
+                }
+                (true, true)
+            }
             Role::PyModule => {
                 docstring = docstring_statement(Some(node));
                 (true, true)
@@ -310,7 +362,31 @@ pub(crate) fn collect(ctx: &Ctx<'_>, root: Node<'_>, language: Language) -> (Str
             }
         }
     }
-    (text.buf, text.truncated)
+    Collected {
+        text: text.buf,
+        truncated: text.truncated,
+        paths,
+    }
+}
+
+/// A string literal's parts put together, an interpolation as `*`.
+fn string_pattern(ctx: &Ctx<'_>, string: Node<'_>, rules: &Rules) -> crate::paths::Pattern {
+    let mut pattern = crate::paths::Pattern::default();
+    let mut cursor = string.walk();
+    for part in string.named_children(&mut cursor) {
+        let kind = part.kind();
+        if rules.literals.contains(&kind) {
+            match ctx.text(part) {
+                Some(text) => pattern.text(text),
+                None => pattern.spoil(),
+            }
+        } else if rules.interpolations.contains(&kind) {
+            pattern.interpolation();
+        } else if kind == "escape_sequence" {
+            pattern.spoil();
+        }
+    }
+    pattern
 }
 
 /// The id of the first statement of a Python body when it is a string
@@ -513,6 +589,8 @@ mod tests {
                 .chain(rules.comments)
                 .chain(rules.literals)
                 .chain(rules.skip)
+                .chain(rules.strings)
+                .chain(rules.interpolations)
             {
                 let found = family
                     .iter()
@@ -524,6 +602,38 @@ mod tests {
             assert!(table.contains(&super::Role::Word));
             assert!(table.contains(&super::Role::Comment));
         }
+    }
+
+    fn paths(language: Language, src: &str) -> Vec<String> {
+        analyze(language, src.as_bytes()).paths
+    }
+
+    #[test]
+    fn string_literals_that_name_documents_are_paths_with_interpolations_as_stars() {
+        let js = "const dir = 'messages';\nfor (const c of fs.readdirSync(dir)) {\n  \
+                  read(`messages/${c}/${file}`, 'utf-8'); read(\"./docs/a.md\"); import('./x');\n}\n\
+                  const skip = ['api/*', 'notes/*.md'];\n";
+        assert_eq!(
+            paths(Language::JavaScript, js),
+            ["messages/*/*", "docs/a.md"]
+        );
+        let py = "PROMPT = Path(__file__).parent / 'general-llm-prompt.md'\n\
+                  name = f'release.{kind}.rst'\nurl = 'https://x.org/a.md'\n\
+                  def f():\n    \"\"\"Reads notes.md.\"\"\"\n    return 'notes.md'\n";
+        assert_eq!(
+            paths(Language::Python, py),
+            ["general-llm-prompt.md", "release.*.rst", "notes.md"]
+        );
+        let rust = "const GUIDE: &str = include_str!(\"../docs/guide.md\");\n\
+                    const RAW: &str = r\"notes/today.md\";\nconst NO: &str = \"a\\n.md\";\n";
+        assert_eq!(
+            paths(Language::Rust, rust),
+            ["../docs/guide.md", "notes/today.md"]
+        );
+        let ruby = "File.read(\"templates/#{name}.md\")\n";
+        assert_eq!(paths(Language::Ruby, ruby), ["templates/*.md"]);
+        let go = "package x\nvar p = \"docs/intro.md\"\nvar q = `raw/notes.md`\n";
+        assert_eq!(paths(Language::Go, go), ["docs/intro.md", "raw/notes.md"]);
     }
 
     #[test]

@@ -56,6 +56,7 @@ fn document(path: &str, seed: &str, title: &str, summary: &str, lines: u32) -> D
         title: title.to_owned(),
         title_source: TitleSource::Heading,
         excluded_from_site: false,
+        named_by: Vec::new(),
         headings: Vec::new(),
         summary: summary.to_owned(),
         tags: Vec::new(),
