@@ -436,8 +436,8 @@ fn sphinx_project_links_resolve_as_sphinx_resolves_them() {
 }
 
 /// A document the code names by path (a release script's template, from an f-string) is data,
-/// no orphan; an include of a page `conf.py` writes at build time is no broken link; a test that
-/// reads a page does not make it data.
+/// no orphan; an include of a page `conf.py` writes at build time, and a link to a page it
+/// renders from a template, are no broken links; a test that reads a page does not make it data.
 #[test]
 fn documents_the_code_names_are_data_and_generated_pages() {
     let dir = fixture_copy("sphinx-project");
@@ -466,7 +466,8 @@ fn documents_the_code_names_are_data_and_generated_pages() {
     assert_eq!(
         broken,
         ["link `glazes.txt` points to `docs/glazes.txt`, which does not exist"],
-        "`electric-kilns.txt` is written by conf.py"
+        "`electric-kilns.txt` is written by conf.py; `download.html` is rendered from a \
+         template (`html_additional_pages`)"
     );
 }
 

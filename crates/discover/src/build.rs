@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 14;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 15;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -209,6 +209,9 @@ struct Builder<'a> {
     gallery_sources: HashMap<(&'a str, &'a str), Vec<&'a RelPath>>,
     /// The directories that hold a `conf.py` (Sphinx's configuration).
     sphinx_configs: Vec<RelPath>,
+    /// The pages Sphinx renders from templates (`html_additional_pages`), by source directory:
+    /// `doc/contents`.
+    sphinx_additional_pages: HashSet<RelPath>,
     /// The documents modules name by path ([`crate::code_paths`]).
     code_paths: CodePaths,
     /// The same sources by page name alone (no gallery `index`).
@@ -469,6 +472,16 @@ impl<'a> Builder<'a> {
                 .collect(),
             docc_files,
             code_paths,
+            sphinx_additional_pages: observed
+                .iter()
+                .filter(|f| f.record.path.file_name() == "conf.py")
+                .filter_map(|f| Some((f.record.path.parent(), f.site.as_ref()?)))
+                .flat_map(|(dir, site)| {
+                    site.sphinx_additional_pages
+                        .iter()
+                        .filter_map(move |page| RelPath::join_normalized(&dir, page))
+                })
+                .collect(),
         }
     }
 
@@ -912,7 +925,8 @@ impl<'a> Builder<'a> {
     }
 
     /// What a documentation build makes in place of `path`, a link target that does not exist:
-    /// a page rendered from a template beside it (`maintainer.rst.template`); what Sphinx writes
+    /// a page Sphinx renders from a template its `conf.py` names (`html_additional_pages`); a
+    /// page rendered from a template beside it (`maintainer.rst.template`); what Sphinx writes
     /// to `_build/`; and what sphinx-gallery generates: the page of an example script
     /// (`gallery/animation/animate_decay[.html]`, found as the one example
     /// `…/animation/animate_decay.py`) or of a page it copies, or one of the images it renders
@@ -920,6 +934,14 @@ impl<'a> Builder<'a> {
     /// for nothing, and is no broken link.
     fn gallery_page(&self, from: &RelPath, path: &RelPath) -> Option<Found> {
         if path.as_str().split('/').any(|d| d == "_build") {
+            return Some(Found::Generated);
+        }
+        // A page Sphinx renders from a template its `conf.py` names (`html_additional_pages`).
+        let page = match path.extension() {
+            Some("html") => RelPath::new(path.as_str().trim_end_matches(".html")),
+            _ => Some(path.clone()),
+        };
+        if page.is_some_and(|page| self.sphinx_additional_pages.contains(&page)) {
             return Some(Found::Generated);
         }
         // A page the build renders from a template beside it (`index.rst.template`).

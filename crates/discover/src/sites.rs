@@ -195,6 +195,9 @@ pub struct SiteSettings {
     /// and the lists added to it with `+=`; what a computed or imported value holds is not
     /// known, so not listed).
     pub sphinx_excludes: Vec<String>,
+    /// The pages a Sphinx `conf.py`'s `html_additional_pages` renders from templates
+    /// (`{'contents': 'contents.html'}` → `contents`), when written out as a literal dictionary.
+    pub sphinx_additional_pages: Vec<String>,
 }
 
 /// The settings of a site configuration file (`mkdocs.yml`, `.vitepress/config.*`, a Sphinx
@@ -208,6 +211,7 @@ pub fn site_settings(path: &RelPath, bytes: &[u8]) -> Option<Box<SiteSettings>> 
         let assignments = doc_bridge_source::literals::python_assignments(bytes);
         settings.sphinx_suffixes = sphinx_suffixes(&assignments);
         settings.sphinx_excludes = sphinx_excludes(&assignments);
+        settings.sphinx_additional_pages = sphinx_additional_pages(&assignments);
     }
     (settings != SiteSettings::default()).then(|| Box::new(settings))
 }
@@ -238,6 +242,19 @@ fn sphinx_excludes(assignments: &[Assignment]) -> Vec<String> {
         }
     }
     patterns
+}
+
+/// The page names of the `html_additional_pages` a Sphinx `conf.py` assigns at its top level
+/// (the last assignment wins; nothing when it is not a literal dictionary).
+fn sphinx_additional_pages(assignments: &[Assignment]) -> Vec<String> {
+    match assignments
+        .iter()
+        .rfind(|a| a.name == "html_additional_pages" && !a.augmented)
+        .map(|a| &a.value)
+    {
+        Some(Literal::Dict(entries)) => entries.iter().map(|(page, _)| page.clone()).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The content directory a site configuration file names, as written: `docs_dir` of
@@ -450,6 +467,21 @@ mod tests {
             !reads("from shared.conf import *"),
             "unknown: Sphinx's default"
         );
+    }
+
+    #[test]
+    fn a_sphinx_conf_gives_the_additional_pages_it_renders() {
+        let pages = |text: &str| {
+            site_settings(&p("doc/conf.py"), text.as_bytes())
+                .map(|s| s.sphinx_additional_pages)
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            pages("html_additional_pages = {'contents': 'contents.html', 'download': 'dl.html'}\n"),
+            ["contents", "download"]
+        );
+        assert!(pages("html_additional_pages = pages()\n").is_empty());
+        assert!(pages("html_additional_pages = {}\n").is_empty());
     }
 
     #[test]

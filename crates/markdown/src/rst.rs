@@ -5,7 +5,8 @@
 //!
 //! - section titles (underlined, or over- and underlined), levels given by the order in which
 //!   adornment styles first appear, as docutils does; the first title is the document's;
-//! - file-wide metadata (a field list before anything else, `:orphan:`, `:tocdepth: 2`) as front
+//! - file-wide metadata (a field list before anything but comments, targets and substitution
+//!   definitions, `:orphan:`, `:tocdepth: 2`) as front
 //!   matter keys;
 //! - paragraphs, list items, table rows and the content of admonitions and other text
 //!   directives as body text; literal blocks (`::`) and code directives (`code-block`,
@@ -301,7 +302,6 @@ impl Walker {
 
     /// An explicit markup line (`.. something`), with what its indented content is.
     fn explicit(&mut self, rest: &str, indent: usize, number: u32) -> Option<Block> {
-        self.started = true;
         let comment = Some(Block {
             indent,
             content: Content::Skipped,
@@ -323,15 +323,16 @@ impl Walker {
             return None;
         }
         // `.. |name| directive:: argument` (substitution definitions).
-        let rest = match rest.strip_prefix('|') {
+        let (rest, substitution) = match rest.strip_prefix('|') {
             Some(after) => match after.split_once('|') {
-                Some((_, directive)) => directive.trim_start(),
+                Some((_, directive)) => (directive.trim_start(), true),
                 None => return comment,
             },
-            None => rest,
+            None => (rest, false),
         };
         // `.. [1] text` (footnotes and citations): text.
         if rest.starts_with('[') {
+            self.started = true;
             if let Some((_, text)) = rest.split_once(']') {
                 self.paragraph_line(text.trim(), number, false);
                 self.end_paragraph();
@@ -344,6 +345,11 @@ impl Walker {
         let name = name.trim();
         if name.is_empty() || name.contains(char::is_whitespace) {
             return comment;
+        }
+        // Comments, targets and substitution definitions may come before the file-wide
+        // metadata (docutils' pre-bibliographic elements); a directive starts the content.
+        if !substitution {
+            self.started = true;
         }
         let directive = name.to_ascii_lowercase();
         let argument = argument.trim();
@@ -919,6 +925,30 @@ Details
 
 Visit https://flask.palletsprojects.com/ or `the docs <https://docs.example.org>`_.
 ";
+
+    #[test]
+    fn metadata_may_follow_comments_targets_and_substitutions_but_not_content() {
+        let after_comments = ".. Generate the API pages but hide them.\n.. A second comment.\n\n\
+                              .. _hidden:\n.. |br| raw:: html\n\n   <br/>\n\n:orphan:\n\nText.\n";
+        let facts = analyze(after_comments, "api-hidden");
+        assert_eq!(
+            facts.front_matter.map(|f| f.extra.get("orphan").cloned()),
+            Some(Some(serde_json::Value::Bool(true)))
+        );
+        for late in [
+            "Text first.\n\n:orphan:\n",
+            ".. note:: A directive.\n\n:orphan:\n",
+            ".. [1] A footnote.\n\n:orphan:\n",
+        ] {
+            let facts = analyze(late, "late");
+            assert!(
+                facts
+                    .front_matter
+                    .is_none_or(|f| !f.extra.contains_key("orphan")),
+                "{late}"
+            );
+        }
+    }
 
     #[test]
     fn escaped_angle_brackets_are_text_not_a_target() {
