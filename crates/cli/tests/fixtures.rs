@@ -436,8 +436,9 @@ fn sphinx_project_links_resolve_as_sphinx_resolves_them() {
 }
 
 /// A document the code names by path (a release script's template, from an f-string) is data,
-/// no orphan; an include of a page `conf.py` writes at build time, and a link to a page it
-/// renders from a template, are no broken links; a test that reads a page does not make it data.
+/// no orphan, and its links are written for where the code puts its text; an include of a page
+/// `conf.py` writes at build time, and a link to a page it renders from a template, are no
+/// broken links; a test that reads a page does not make it data.
 #[test]
 fn documents_the_code_names_are_data_and_generated_pages() {
     let dir = fixture_copy("sphinx-project");
@@ -468,6 +469,17 @@ fn documents_the_code_names_are_data_and_generated_pages() {
         ["link `glazes.txt` points to `docs/glazes.txt`, which does not exist"],
         "`electric-kilns.txt` is written by conf.py; `download.html` is rendered from a \
          template (`html_additional_pages`)"
+    );
+    // The template's relative link is written for the announcement it becomes; a page the
+    // script names but the documentation links to is a page, and its broken link is reported.
+    assert!(diagnostic_codes(&s, "scripts/release.minor.rst").is_empty());
+    assert_eq!(
+        named_by("docs/quickstart.rst"),
+        Some(serde_json::json!(["module:scripts/release.py"]))
+    );
+    assert_eq!(
+        diagnostic_codes(&s, "docs/quickstart.rst"),
+        vec!["broken-link".to_owned()]
     );
 }
 

@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 15;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 16;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -915,7 +915,29 @@ impl<'a> Builder<'a> {
                 Some(this.document(file, facts, body, &package_names, exists))
             })
             .collect();
-        for (document, text, relations, diagnostics) in resolved {
+        // A data document, which the code names and no page links to (a message catalog, a
+        // release template, a prompt), is shown wherever the code puts its text: its links are
+        // not written for where the file sits. A README or index is a page whoever reads it.
+        let linked: HashSet<&EntityId> = resolved
+            .iter()
+            .flat_map(|(_, _, relations, _)| relations)
+            .filter(|r| r.kind == RelationKind::LinksTo && r.from != r.to)
+            .map(|r| &r.to)
+            .collect();
+        let data: HashSet<EntityId> = resolved
+            .iter()
+            .filter_map(|(entity, ..)| match entity {
+                Entity::Document(d) if !d.named_by.is_empty() && !linked.contains(&d.id) => {
+                    let stem = d.path.file_stem().to_ascii_lowercase();
+                    (stem != "readme" && stem != "index").then(|| d.id.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        for (document, text, relations, mut diagnostics) in resolved {
+            if data.contains(document.id()) {
+                diagnostics.retain(|d| d.code != "broken-link");
+            }
             self.texts.insert(document.id().clone(), text);
             self.entities.push(document);
             self.relations
