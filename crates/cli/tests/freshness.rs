@@ -284,6 +284,32 @@ fn freshness_skips_the_walk_only_while_no_directory_or_ignore_file_moved() {
     );
 }
 
+/// `index` records the walk's listing with the file stamps: the first check after it skips the
+/// walk, as long as the run moved no directory of the tree itself (the first run creates
+/// `.doc-bridge/`, and a changed `llms.txt` is renamed into the root).
+#[test]
+fn the_first_check_after_an_index_skips_the_walk() {
+    let outer = tempfile::tempdir().unwrap();
+    let root = outer.path().join("repo");
+    copy_tree(&fixtures_dir().join("docs-site"), &root);
+    index(&root);
+    // An edit in place to a page's last line: a full run, the same `llms.txt`.
+    let page = root.join("docs/en/index.md");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\nOne more line at the end.\n");
+    std::fs::write(&page, text).unwrap();
+    age(&root);
+    let llms = std::fs::read(root.join("llms.txt")).unwrap();
+    index(&root);
+    assert_eq!(std::fs::read(root.join("llms.txt")).unwrap(), llms);
+    let (code, log) = check_with_timings(&root);
+    assert_eq!(code, 0, "{log}");
+    assert!(
+        !log.contains("timing walk:"),
+        "the check walked again after index: {log}"
+    );
+}
+
 /// Removes the query image, so that `query` reads the artifacts (and is vouched for by the
 /// search cache) rather than answer from the image (`tests/query_image.rs`).
 fn remove_query_image(root: &std::path::Path) {

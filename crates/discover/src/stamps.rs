@@ -237,9 +237,19 @@ impl Stamps {
         hashes: &[(RelPath, ContentHash)],
         now_ns: i128,
     ) -> Self {
-        let mut stamps = Stamps::record(&walk.files, hashes, now_ns);
-        let dirs: Option<Vec<(String, i128)>> = walk
-            .dirs
+        Stamps::record_listing(&walk.files, &walk.dirs, root, hashes, now_ns)
+    }
+
+    /// [`Stamps::record_walk`] from a walk's parts: its files and the directories it entered.
+    pub fn record_listing(
+        files: &[WalkedFile],
+        walked_dirs: &[(RelPath, Option<i128>)],
+        root: &std::path::Path,
+        hashes: &[(RelPath, ContentHash)],
+        now_ns: i128,
+    ) -> Self {
+        let mut stamps = Stamps::record(files, hashes, now_ns);
+        let dirs: Option<Vec<(String, i128)>> = walked_dirs
             .iter()
             .map(|(path, modified)| match modified {
                 Some(ns) if now_ns - ns >= RACY_WINDOW_NS => Some((path.to_string(), *ns)),

@@ -16,7 +16,6 @@ use doc_bridge_model::snapshot::{Snapshot, Texts};
 use doc_bridge_model::{ContentHash, SEMANTIC_HASH_ALGO};
 use doc_bridge_retrieve::legacy::{Drift, LEGACY_HASH_ALGO, LegacyIndex};
 
-use doc_bridge_discover::analysis_cache::AnalysisCache;
 use doc_bridge_discover::walk::WalkedFile;
 use doc_bridge_model::snapshot::SNAPSHOT_HASH_EXCLUDED;
 use doc_bridge_model::timing::phase;
@@ -152,7 +151,11 @@ pub fn index_once(repo: &Repo, options: IndexRun) -> Result<Outcome, UserError> 
         repo,
         scanned.snapshot,
         &scanned.texts,
-        (&scanned.walked, &scanned.analyses),
+        pipeline::ScanRecord {
+            walked: &scanned.walked,
+            dirs: Some(&scanned.dirs),
+            analyses: &scanned.analyses,
+        },
         past_gate.as_ref(),
         None,
     )?;
@@ -206,7 +209,7 @@ pub fn publish(
     repo: &Repo,
     mut snapshot: Snapshot,
     texts: &Texts,
-    files: (&[WalkedFile], &AnalysisCache),
+    files: pipeline::ScanRecord<'_>,
     past_gate: Option<&crate::publication::Failed>,
     tokens: Option<&doc_bridge_retrieve::token_memo::TokenMemo>,
 ) -> Result<Published, UserError> {
@@ -254,7 +257,7 @@ pub fn seal_and_write(
     snapshot: &mut Snapshot,
     index: &mut DocBridgeIndexV1,
     collection: &doc_bridge_retrieve::collection::Collection,
-    files: (&[WalkedFile], &AnalysisCache),
+    files: pipeline::ScanRecord<'_>,
 ) -> Result<Written, UserError> {
     let written = write_snapshot(repo, snapshot, &OnceLock::new())?;
     index.projection.snapshot_hash = written.hash.clone();
@@ -396,7 +399,7 @@ pub struct Written {
 fn write_built(
     repo: &Repo,
     snapshot_write: SnapshotWrite,
-    (walked, analyses): (&[WalkedFile], &AnalysisCache),
+    scan: pipeline::ScanRecord<'_>,
     snapshot: &Snapshot,
     index: &mut DocBridgeIndexV1,
     collection: &doc_bridge_retrieve::collection::Collection,
@@ -426,7 +429,7 @@ fn write_built(
         let side = scope.spawn(|| {
             let wrote_snapshot = phase("sync snapshot", || committed(snapshot_write));
             phase("write file caches", || {
-                pipeline::write_file_caches(repo, walked, snapshot, analyses)
+                pipeline::write_file_caches(repo, scan, snapshot)
             });
             let image_body = spans
                 .as_ref()

@@ -84,6 +84,7 @@ pub fn scan_unsealed(repo: &Repo, progress: &Progress) -> Result<Scanned, UserEr
         snapshot,
         texts,
         walked: walked.files,
+        dirs: walked.dirs,
         analyses,
         reused,
     })
@@ -146,6 +147,8 @@ pub struct Scanned {
     pub texts: Texts,
     /// The walked files.
     pub walked: Vec<WalkedFile>,
+    /// The directories the walk entered, with their modification times.
+    pub dirs: Vec<(doc_bridge_model::RelPath, Option<i128>)>,
     /// Source analyses to cache.
     pub analyses: AnalysisCache,
     /// Modules whose analysis came from the cache (reported, never written to an artifact: the

@@ -45,24 +45,37 @@ pub fn stamp_of(metadata: &std::fs::Metadata) -> Option<FileStamp> {
     })
 }
 
+/// What a scan leaves for the file caches: the walked files, the directories the walk entered
+/// when it walked the whole tree (recorded as the stamps' listing, so the next freshness check
+/// can skip its walk), and this run's analyses.
+#[derive(Clone, Copy)]
+pub struct ScanRecord<'a> {
+    /// The walked files, with their sizes and times.
+    pub walked: &'a [WalkedFile],
+    /// The directories a full walk entered, with their modification times.
+    pub dirs: Option<&'a [(RelPath, Option<i128>)]>,
+    /// Source analyses to cache.
+    pub analyses: &'a AnalysisCache,
+}
+
 /// The caches that depend only on the scan: analyses and file stamps. Best effort: caches only
 /// make later commands faster.
-pub fn write_file_caches(
-    repo: &Repo,
-    walked: &[WalkedFile],
-    snapshot: &Snapshot,
-    analyses: &AnalysisCache,
-) {
-    let _ = write_atomic(&repo.artifact(ANALYSIS_CACHE_FILE), &analyses.to_bytes());
+pub fn write_file_caches(repo: &Repo, scan: ScanRecord<'_>, snapshot: &Snapshot) {
+    let _ = write_atomic(
+        &repo.artifact(ANALYSIS_CACHE_FILE),
+        &scan.analyses.to_bytes(),
+    );
     let hashes: Vec<(RelPath, ContentHash)> = snapshot
         .files
         .iter()
         .map(|f| (f.path.clone(), f.content_hash.clone()))
         .collect();
-    let _ = write_atomic(
-        &repo.artifact(STAMPS_FILE),
-        &Stamps::record(walked, &hashes, now_ns()).to_bytes(),
-    );
+    let now = now_ns();
+    let stamps = match scan.dirs {
+        Some(dirs) => Stamps::record_listing(scan.walked, dirs, &repo.root, &hashes, now),
+        None => Stamps::record(scan.walked, &hashes, now),
+    };
+    let _ = write_atomic(&repo.artifact(STAMPS_FILE), &stamps.to_bytes());
 }
 
 /// The search cache, keyed by the stamp of the `index.json` just written (so it must follow

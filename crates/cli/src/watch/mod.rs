@@ -311,7 +311,11 @@ impl Session {
                     &self.repo,
                     snapshot,
                     &texts,
-                    (self.observations.walked(), &analyses),
+                    crate::pipeline::ScanRecord {
+                        walked: self.observations.walked(),
+                        dirs: None,
+                        analyses: &analyses,
+                    },
                     None,
                     Some(&self.tokens),
                 );
@@ -379,7 +383,11 @@ impl Session {
             snapshot,
             index,
             collection,
-            (self.observations.walked(), &unwritten.analyses),
+            crate::pipeline::ScanRecord {
+                walked: self.observations.walked(),
+                dirs: None,
+                analyses: &unwritten.analyses,
+            },
         )?;
         Ok((written.snapshot, written.index))
     }
