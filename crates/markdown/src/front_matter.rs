@@ -61,6 +61,25 @@ pub(crate) fn split(text: &str) -> Split<'_> {
     no_front_matter
 }
 
+/// `split` without its block when the block is prose between two thematic breaks, not front
+/// matter: YAML reads it as one string of several words (a legacy issue template's
+/// `---\nBefore filing an issue, ...\n---`). Such a file is Markdown from its first line.
+pub(crate) fn unless_prose<'a>(split: Split<'a>, text: &str) -> Split<'a> {
+    let prose = split.block.as_ref().is_some_and(|block| {
+        matches!(
+            serde_saphyr::from_str_with_options::<Value>(block.yaml, yaml_options()),
+            Ok(Value::String(text)) if text.trim().contains(char::is_whitespace)
+        )
+    });
+    if !prose {
+        return split;
+    }
+    Split {
+        block: None,
+        body_start: if text.starts_with(BOM) { BOM.len() } else { 0 },
+    }
+}
+
 fn is_delimiter(line: &str, delimiter: &str) -> bool {
     line.trim_end_matches([' ', '\t']) == delimiter
 }

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 9;
+pub const ANALYZER_VERSION: u32 = 10;
 
 /// The markup language of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -221,7 +221,7 @@ pub struct CodeMention {
 /// Linear in the length of `text`; never panics.
 pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
     let lines = lines::LineIndex::new(text);
-    let split = front_matter::split(text);
+    let split = front_matter::unless_prose(front_matter::split(text), text);
     let (front_matter, front_matter_error) = match split.block.as_ref().map(front_matter::parse) {
         Some(Ok(front_matter)) => (Some(front_matter), None),
         Some(Err(error)) => (None, Some(error)),

@@ -83,7 +83,7 @@ fn yaml_error_line_points_into_the_file() {
 
 #[test]
 fn non_mapping_front_matter_is_an_error() {
-    for yaml in ["- a\n- b\n", "just a sentence\n", "42\n"] {
+    for yaml in ["- a\n- b\n", "word\n", "42\n"] {
         let facts = analyze(&format!("---\n\n{yaml}---\nBody text\n"), "stem");
         assert_eq!(facts.front_matter, None, "{yaml}");
         let error = facts.front_matter_error.expect("error reported");
@@ -91,6 +91,21 @@ fn non_mapping_front_matter_is_an_error() {
         assert!(error.message.contains("mapping"), "{}", error.message);
         assert_eq!(facts.body, "Body text");
     }
+}
+
+/// A sentence between two `---` lines is prose between thematic breaks (a legacy GitHub issue
+/// template), not front matter: Markdown from the first line, no error.
+#[test]
+fn prose_between_rules_is_markdown_not_front_matter() {
+    let text = "---\nBefore filing an issue, search the open ones.\n---\n\nSteps to reproduce.\n";
+    let facts = analyze(text, "ISSUE_TEMPLATE");
+    assert_eq!(facts.front_matter, None);
+    assert_eq!(facts.front_matter_error, None);
+    assert!(
+        facts.body.contains("Before filing an issue") && facts.body.contains("Steps to reproduce"),
+        "{}",
+        facts.body
+    );
 }
 
 #[test]
