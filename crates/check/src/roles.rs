@@ -9,10 +9,12 @@
 //! first module).
 //! Changelogs keep every rule: a dead link in release notes is a dead link.
 //!
-//! A file under a `templates/` or `template/` directory (or one named `*_template`) may be a
-//! template: a generator copies it elsewhere before anything reads it, so its relative imports
-//! name files beside where it will be, and no page links to it. Its unresolved imports and
-//! orphan status are not findings; its broken links are (a documentation section about
+//! A file under a `templates/` or `template/` directory (or one named `*_template`, or
+//! `template-*` as a scaffolding tool names its starters: `create-vite/template-react-ts/`) may
+//! be a template: a generator copies it elsewhere before anything reads it, so its relative
+//! imports name files beside where it will be, no page links to it, and its manifest is the
+//! package of the project it starts, not one of this repository's. Its unresolved imports,
+//! orphan status and uncovered package are not findings; its broken links are (a documentation section about
 //! templates, `docs/ref/templates/`, is pages, and their links are read where they are).
 
 use std::collections::HashMap;
@@ -55,7 +57,7 @@ pub fn drop_exempt(snapshot: &Snapshot, mut diagnostics: Vec<Diagnostic>) -> Vec
 }
 
 /// Whether a file lies in a templates directory (`templates/`, `template/`,
-/// `project_template/`).
+/// `project_template/`, a scaffolding tool's `template-react-ts/`).
 fn is_template(path: &doc_bridge_model::RelPath) -> bool {
     let text = path.as_str();
     let mut dirs = text.split('/');
@@ -65,6 +67,8 @@ fn is_template(path: &doc_bridge_model::RelPath) -> bool {
         matches!(dir.as_str(), "templates" | "template")
             || dir.ends_with("_template")
             || dir.ends_with("-template")
+            || dir.starts_with("template-")
+            || dir.starts_with("template_")
     })
 }
 
@@ -136,6 +140,11 @@ mod tests {
             vec![
                 finding("unresolved-import", "scripts/templates/client-errors.js"),
                 finding("unresolved-import", "conf/project_template/app.py"),
+                finding(
+                    "uncovered-package",
+                    "packages/create-vite/template-lit-ts/package.json",
+                ),
+                finding("uncovered-package", "packages/templatex/package.json"),
                 finding("broken-link", "docs/ref/templates/language.txt"),
                 finding("orphan-document", "gen/Template/page.md"),
                 finding("parse-error", "scripts/templates/broken.js"),
@@ -147,6 +156,7 @@ mod tests {
         assert_eq!(
             paths,
             [
+                "uncovered-package packages/templatex/package.json",
                 "broken-link docs/ref/templates/language.txt",
                 "parse-error scripts/templates/broken.js",
                 "orphan-document docs/templates-guide.md",
