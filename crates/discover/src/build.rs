@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 16;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 17;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -1214,11 +1214,13 @@ impl<'a> Builder<'a> {
                 // in a Sphinx project, by its short name too (`[warns](warns)`), as Sphinx's
                 // `any` role finds an object by the last part of its name.
                 let reference = || {
-                    (!target.contains('/') && link.fragment.is_none()).then_some(())?;
+                    link.fragment.is_none().then_some(())?;
+                    // A label may hold `/` (`(labels/line-length)=`); an object's name may not.
                     let label = doc_bridge_markdown::normalize_label(target);
                     if let Some(path) = self.labels.get(label.as_str()) {
                         return Some(Found::File((*path).clone()));
                     }
+                    (!target.contains('/')).then_some(())?;
                     let module = self
                         .python_dotted(target)
                         .or_else(|| self.python_short_name(&record.path, target))?;

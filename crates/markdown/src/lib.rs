@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 10;
+pub const ANALYZER_VERSION: u32 = 11;
 
 /// The markup language of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,7 +1,8 @@
 //! What MyST (the Markdown Sphinx reads through `myst_parser`) adds to Markdown, as far as
 //! links go: targets `(label)=` on a line of their own, which `[text](label)` and `{ref}`
 //! reach, and `{toctree}` directives, fenced like code (```` ```{toctree} ```` or
-//! `:::{toctree}`), whose entries are document names as in reStructuredText.
+//! `:::{toctree}`), whose entries are document names as in reStructuredText, after the
+//! directive's options (`:key: value` lines, or a YAML block between two `---` lines).
 //!
 //! Read line by line beside the CommonMark walk, outside other fenced code; linear in the text
 //! and never panics. Plain Markdown has neither form, so it gains nothing and loses nothing.
@@ -14,6 +15,9 @@ pub fn scan(text: &str, body_start: usize) -> (Vec<Label>, Vec<Link>) {
     let mut links = Vec::new();
     // The fence open now: its character, its length, and whether it is a toctree.
     let mut fence: Option<(char, usize, bool)> = None;
+    // Where a toctree's body is: its options come first, as `:key: value` lines or as a YAML
+    // block between two `---` lines.
+    let mut options = Options::Start;
     let before = text.get(..body_start).unwrap_or_default();
     let first = before.matches('\n').count() as u32 + 1;
     for (number, line) in (first..).zip(text.get(body_start..).unwrap_or_default().lines()) {
@@ -21,13 +25,27 @@ pub fn scan(text: &str, body_start: usize) -> (Vec<Label>, Vec<Link>) {
         if let Some((mark, length, toctree)) = fence {
             if is_fence_end(trimmed, mark, length) {
                 fence = None;
-            } else if toctree && !trimmed.is_empty() && !trimmed.starts_with(':') {
+                continue;
+            }
+            options = match (options, trimmed) {
+                (Options::Start, "---") => Options::Yaml,
+                (Options::Yaml, "---") => Options::Done,
+                (Options::Yaml, _) => Options::Yaml,
+                (_, "") => options,
+                _ => Options::Done,
+            };
+            if toctree
+                && options == Options::Done
+                && !matches!(trimmed, "" | "---")
+                && !trimmed.starts_with(':')
+            {
                 links.push(toctree_link(trimmed, number));
             }
             continue;
         }
         if let Some(open) = fence_open(trimmed) {
             fence = Some(open);
+            options = Options::Start;
             continue;
         }
         if let Some(name) = trimmed
@@ -42,6 +60,17 @@ pub fn scan(text: &str, body_start: usize) -> (Vec<Label>, Vec<Link>) {
         }
     }
     (labels, links)
+}
+
+/// How far into a directive's options a line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Options {
+    /// Nothing but blank lines and `:key: value` options yet.
+    Start,
+    /// Inside a YAML block of options (`---` … `---`).
+    Yaml,
+    /// Past the options: the content.
+    Done,
 }
 
 /// A fence opening: ```` ``` ````, `~~~` or `:::` (three or more), with whether its info names
@@ -87,6 +116,21 @@ fn toctree_link(entry: &str, line: u32) -> Link {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_toctree_yaml_options_block_is_no_entry() {
+        let text = "(labels/line-length)=\n## Line length\n\n```{toctree}\n---\nmaxdepth: 3\nhidden:\ncaption: User Guide\n---\n\nusage/index\n```\n";
+        let (labels, links) = scan(text, 0);
+        assert_eq!(
+            labels,
+            vec![Label {
+                name: "labels/line-length".into(),
+                line: 1
+            }]
+        );
+        let targets: Vec<(&str, u32)> = links.iter().map(|l| (l.target.as_str(), l.line)).collect();
+        assert_eq!(targets, [("usage/index", 11)]);
+    }
 
     #[test]
     fn labels_and_toctree_entries_outside_other_code() {
