@@ -14,6 +14,7 @@ mod collected;
 mod front_matter;
 mod lines;
 mod links;
+mod mdbook;
 mod myst;
 pub mod rst;
 mod text;
@@ -24,7 +25,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 11;
+pub const ANALYZER_VERSION: u32 = 12;
 
 /// The markup language of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -231,6 +232,7 @@ pub fn analyze(text: &str, file_stem: &str) -> MarkdownFacts {
     let (labels, myst_links) = myst::scan(text, split.body_start);
     let mut links = walked.links;
     links.extend(myst_links);
+    links.extend(mdbook::scan(text, split.body_start));
 
     let front_matter_title = front_matter.as_ref().and_then(|fm| fm.title.clone());
     let first_h1 = walked
