@@ -2,10 +2,13 @@
 //! A imports a module of B). `mod` declarations are containment, not dependency (a parent
 //! declaring a child module that uses the parent's items is ordinary Rust), so they make no edge.
 //!
-//! Every elementary cycle is reported once, rotated to start at its smallest area id, in a
-//! deterministic order. Only edges inside one strongly connected component are walked, so an
-//! acyclic graph costs one linear pass; a dense tangle is capped at [`MAX_CYCLES`] cycles and a
-//! fixed step budget.
+//! One finding per tangle (a strongly connected component of two or more areas): its shortest
+//! elementary cycle found, rotated to start at its smallest area id, with how many areas the
+//! tangle holds and how many cycles run through them. A package whose areas import each other
+//! freely (ordinary inside a Rust crate or a large Python package) is one finding to look at,
+//! not a hundred. Cycles are enumerated only along edges inside one component, so an acyclic
+//! graph costs one linear pass; each tangle is capped at [`MAX_CYCLES`] cycles and a fixed
+//! step budget, so one dense tangle does not hide the others.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -14,12 +17,14 @@ use doc_bridge_model::{EntityId, RelPath};
 
 use crate::graph::Graph;
 
-/// At most this many cycles are listed.
+/// At most this many cycles are counted in one tangle.
 pub const MAX_CYCLES: usize = 100;
-/// At most this many edge visits are spent looking for cycles.
+/// At most this many edge visits are spent looking for the cycles of one tangle.
 const MAX_STEPS: usize = 200_000;
+/// At most this many edge visits are spent in all.
+const MAX_TOTAL_STEPS: usize = 2_000_000;
 
-/// One diagnostic per cycle, located at the first edge's import.
+/// One diagnostic per tangle, located at the first edge of its shortest cycle.
 pub fn diagnostics(graph: &Graph<'_>) -> Vec<Diagnostic> {
     // Per area edge, the earliest import that makes it (by path, then line): deterministic.
     let mut edges: BTreeMap<&EntityId, BTreeMap<&EntityId, (&RelPath, u32)>> = BTreeMap::new();
@@ -43,9 +48,10 @@ pub fn diagnostics(graph: &Graph<'_>) -> Vec<Diagnostic> {
         .iter()
         .map(|(from, targets)| (*from, targets.keys().copied().collect()))
         .collect();
-    area_cycles(&adjacency)
+    tangles(&adjacency)
         .into_iter()
-        .filter_map(|cycle| {
+        .filter_map(|tangle| {
+            let cycle = &tangle.cycle;
             let first = *cycle.first()?;
             let second = *cycle.get(1)?;
             let (path, line) = *edges.get(first)?.get(second)?;
@@ -54,13 +60,23 @@ pub fn diagnostics(graph: &Graph<'_>) -> Vec<Diagnostic> {
                 .chain(std::iter::once(&first))
                 .map(|id| id.as_str())
                 .collect();
+            let more = match tangle.cycles {
+                1 => String::new(),
+                n if n >= MAX_CYCLES => {
+                    format!(
+                        "; {} areas import each other in at least {n} cycles",
+                        tangle.areas
+                    )
+                }
+                n => format!("; {} areas import each other in {n} cycles", tangle.areas),
+            };
             Some(Diagnostic::new(
                 "area-import-cycle",
                 Severity::Warning,
                 path.clone(),
                 Some(line),
                 format!(
-                    "areas import each other in a cycle: {} (this import is the first edge)",
+                    "areas import each other in a cycle: {} (this import is the first edge){more}",
                     chain.join(" → ")
                 ),
                 Some(first.clone()),
@@ -69,10 +85,58 @@ pub fn diagnostics(graph: &Graph<'_>) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// A strongly connected component of two or more nodes, as [`tangles`] reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tangle<N> {
+    /// Its shortest cycle found (the first of that length), rotated to its smallest node.
+    pub cycle: Vec<N>,
+    /// How many cycles were found in it (at most [`MAX_CYCLES`]).
+    pub cycles: usize,
+    /// How many nodes it holds.
+    pub areas: usize,
+}
+
+/// The tangles of a directed graph, in the order of their first cycle in [`area_cycles`].
+pub fn tangles<N: Ord + Clone>(edges: &BTreeMap<N, BTreeSet<N>>) -> Vec<Tangle<N>> {
+    let (cycles, sizes) = cycles_by_component(edges);
+    let mut tangles: Vec<(usize, Tangle<N>)> = Vec::new();
+    for (component, cycle) in cycles {
+        match tangles.iter_mut().find(|(c, _)| *c == component) {
+            Some((_, tangle)) => {
+                tangle.cycles += 1;
+                if cycle.len() < tangle.cycle.len() {
+                    tangle.cycle = cycle;
+                }
+            }
+            None => tangles.push((
+                component,
+                Tangle {
+                    cycle,
+                    cycles: 1,
+                    areas: sizes.get(component).copied().unwrap_or(0),
+                },
+            )),
+        }
+    }
+    tangles.into_iter().map(|(_, tangle)| tangle).collect()
+}
+
 /// Every elementary cycle of a directed graph, each once, rotated to start at its smallest node,
 /// ordered by that node and then by the depth-first order of sorted successors. Self-loops are
-/// ignored. Capped at [`MAX_CYCLES`] cycles and a fixed step budget.
+/// ignored. Capped at [`MAX_CYCLES`] cycles and a fixed step budget per strongly connected
+/// component, and a larger budget in all.
 pub fn area_cycles<N: Ord + Clone>(edges: &BTreeMap<N, BTreeSet<N>>) -> Vec<Vec<N>> {
+    cycles_by_component(edges)
+        .0
+        .into_iter()
+        .map(|(_, cycle)| cycle)
+        .collect()
+}
+
+/// [`area_cycles`], each with its component's number, and each component's size by number.
+fn cycles_by_component<N: Ord + Clone>(
+    edges: &BTreeMap<N, BTreeSet<N>>,
+) -> (Vec<(usize, Vec<N>)>, Vec<usize>) {
     let nodes: Vec<&N> = edges
         .iter()
         .flat_map(|(from, to)| std::iter::once(from).chain(to.iter()))
@@ -90,9 +154,23 @@ pub fn area_cycles<N: Ord + Clone>(edges: &BTreeMap<N, BTreeSet<N>>) -> Vec<Vec<
         })
         .collect();
     let component = components(&adjacency);
+    let mut sizes = vec![0usize; nodes.len()];
+    for &c in &component {
+        if let Some(size) = sizes.get_mut(c) {
+            *size += 1;
+        }
+    }
     let mut cycles = Vec::new();
     let mut steps = 0usize;
+    // Per component: the cycles found and the edge visits spent; a component at its cap is
+    // done, and the others are still walked.
+    let mut found = vec![0usize; nodes.len()];
+    let mut spent = vec![0usize; nodes.len()];
     'starts: for start in 0..nodes.len() {
+        let here = component[start];
+        if found[here] >= MAX_CYCLES {
+            continue;
+        }
         let mut path = vec![start];
         let mut cursor = vec![0usize];
         let mut on_path = vec![false; nodes.len()];
@@ -107,19 +185,25 @@ pub fn area_cycles<N: Ord + Clone>(edges: &BTreeMap<N, BTreeSet<N>>) -> Vec<Vec<
             };
             cursor[depth] += 1;
             steps += 1;
+            spent[here] += 1;
             if next == node {
                 continue;
             }
-            if steps > MAX_STEPS {
+            if steps > MAX_TOTAL_STEPS {
                 break 'starts;
             }
-            if component[next] != component[start] {
+            if spent[here] > MAX_STEPS {
+                found[here] = MAX_CYCLES;
+                continue 'starts;
+            }
+            if component[next] != here {
                 continue;
             }
             if next == start {
-                cycles.push(path.iter().map(|&i| nodes[i].clone()).collect());
-                if cycles.len() >= MAX_CYCLES {
-                    break 'starts;
+                cycles.push((here, path.iter().map(|&i| nodes[i].clone()).collect()));
+                found[here] += 1;
+                if found[here] >= MAX_CYCLES {
+                    continue 'starts;
                 }
             } else if next > start && !on_path[next] {
                 on_path[next] = true;
@@ -128,7 +212,7 @@ pub fn area_cycles<N: Ord + Clone>(edges: &BTreeMap<N, BTreeSet<N>>) -> Vec<Vec<
             }
         }
     }
-    cycles
+    (cycles, sizes)
 }
 
 /// Strongly connected components (Kosaraju, iterative): a component number per node.
@@ -216,6 +300,38 @@ mod tests {
     }
 
     #[test]
+    fn a_tangle_is_reported_once_by_its_shortest_cycle() {
+        let g = graph(&[
+            ("a", "c"),
+            ("c", "b"),
+            ("b", "a"),
+            ("b", "c"),
+            ("d", "e"),
+            ("e", "d"),
+            ("x", "y"),
+        ]);
+        assert_eq!(
+            area_cycles(&g),
+            vec![vec!["a", "c", "b"], vec!["b", "c"], vec!["d", "e"]]
+        );
+        assert_eq!(
+            tangles(&g),
+            vec![
+                Tangle {
+                    cycle: vec!["b", "c"],
+                    cycles: 2,
+                    areas: 3
+                },
+                Tangle {
+                    cycle: vec!["d", "e"],
+                    cycles: 1,
+                    areas: 2
+                },
+            ]
+        );
+    }
+
+    #[test]
     fn an_acyclic_graph_has_no_cycles() {
         let g = graph(&[("a", "b"), ("b", "c"), ("a", "c"), ("c", "d")]);
         assert!(area_cycles(&g).is_empty());
@@ -235,6 +351,23 @@ mod tests {
         let cycles = area_cycles(&g);
         assert_eq!(cycles.len(), MAX_CYCLES);
         assert!(cycles.iter().all(|c| c[0] == "n00"));
+        let tangles_of = tangles(&g);
+        assert_eq!(tangles_of.len(), 1);
+        assert_eq!(
+            (tangles_of[0].cycles, tangles_of[0].areas),
+            (MAX_CYCLES, 12)
+        );
+        assert_eq!(tangles_of[0].cycle.len(), 2);
+        // A dense tangle does not hide another one after it.
+        g.entry("z1".to_owned())
+            .or_default()
+            .insert("z2".to_owned());
+        g.entry("z2".to_owned())
+            .or_default()
+            .insert("z1".to_owned());
+        let tangles_of = tangles(&g);
+        assert_eq!(tangles_of.len(), 2);
+        assert_eq!(tangles_of[1].cycle, ["z1", "z2"]);
     }
 
     #[test]

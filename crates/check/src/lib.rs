@@ -27,7 +27,7 @@ use doc_bridge_model::report::{
 use doc_bridge_model::snapshot::{Diagnostic, Severity, Snapshot};
 use doc_bridge_model::{ContentHash, RelPath, SEMANTIC_HASH_ALGO};
 
-pub use cycles::{MAX_CYCLES, area_cycles};
+pub use cycles::{MAX_CYCLES, Tangle, area_cycles, tangles};
 pub use orphans::is_entry_document;
 
 /// The state of the stored index, as the CLI found it.
