@@ -2,8 +2,9 @@
 //! examples, playgrounds, generated and vendored files, by [`doc_bridge_model::file_role`]) are
 //! inputs, outputs or demonstrations: a Markdown file under `tests/format/` is a formatter's
 //! input, a playground imports what its build produces, an example is assembled by the site
-//! that shows it. Their broken links, unresolved imports, orphan status and text that is not
-//! UTF-8 (a test's deliberately mis-encoded input) are not findings, and neither is a package
+//! that shows it. Their broken links, unresolved imports, orphan status, text that is not
+//! UTF-8 (a test's deliberately mis-encoded input) and manifests that do not parse (a
+//! highlighter's test input named `Cargo.toml`) are not findings, and neither is a package
 //! of them that no document covers (a playground's `package.json`
 //! needs no page; an area is judged as it is, since the file its finding names is only its
 //! first module).
@@ -29,6 +30,7 @@ const CONTENT_CODES: &[&str] = &[
     "orphan-document",
     "uncovered-package",
     "invalid-utf8",
+    "manifest-invalid",
 ];
 
 /// `diagnostics` without the [`CONTENT_CODES`] findings on files whose role exempts them.
@@ -116,6 +118,8 @@ mod tests {
                 finding("uncovered-package", "packages/core/package.json"),
                 finding("invalid-utf8", "tests/roots/test-pycode/cp_1251_coded.py"),
                 finding("invalid-utf8", "src/legacy.py"),
+                finding("manifest-invalid", "tests/syntax-tests/TOML/Cargo.toml"),
+                finding("manifest-invalid", "Cargo.toml"),
             ],
         );
         let paths = code_and_path(&kept);
@@ -128,6 +132,7 @@ mod tests {
                 "parse-error tests/broken.py",
                 "uncovered-package packages/core/package.json",
                 "invalid-utf8 src/legacy.py",
+                "manifest-invalid Cargo.toml",
             ]
         );
     }

@@ -736,7 +736,18 @@ impl<'a> Resolver<'a> {
             }
         }
         let first = dotted.split('.').next().unwrap_or("").to_lowercase();
-        if dots > 0 || self.python_names.contains(&first) {
+        // A namespace package (a top-level directory without `__init__.py`, PEP 420) is shared
+        // with other distributions: `poetry.core` comes from poetry-core, installed beside this
+        // repository's `poetry`. What it does not hold here may be theirs.
+        let top = dotted.split('.').next().unwrap_or("");
+        let namespace = dots == 0
+            && !bases.is_empty()
+            && bases
+                .iter()
+                .all(|base| self.python_module(base.join(top).as_ref()).is_none());
+        if namespace {
+            (ImportResolution::External, Vec::new())
+        } else if dots > 0 || self.python_names.contains(&first) {
             (ImportResolution::Unresolved, Vec::new())
         } else {
             (ImportResolution::External, Vec::new())
@@ -1022,6 +1033,36 @@ mod tests {
             r.resolve(Language::Python, &p("src/pkg/a.py"), "json", &[], false)
                 .0,
             ImportResolution::External
+        );
+    }
+
+    #[test]
+    fn a_namespace_package_may_hold_other_distributions_modules() {
+        let modules = vec![
+            p("src/poetry/console/app.py"),
+            p("src/poetry/console/__init__.py"),
+        ];
+        let packages = vec![package("poetry", ".", Ecosystem::Python)];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new());
+        let from = p("src/poetry/console/app.py");
+        let resolve = |specifier: &str| r.resolve(Language::Python, &from, specifier, &[], false);
+        assert_eq!(
+            ids(&resolve("poetry.console.app")),
+            ["module:src/poetry/console/app.py"]
+        );
+        // `poetry` has no `__init__.py`: `poetry.core` may be poetry-core's.
+        assert_eq!(
+            resolve("poetry.core.packages").0,
+            ImportResolution::External
+        );
+        // With an `__init__.py` it is a regular package: what it does not hold is missing.
+        let mut regular = modules.clone();
+        regular.push(p("src/poetry/__init__.py"));
+        let r = Resolver::new(&regular, &packages, &BTreeMap::new());
+        assert_eq!(
+            r.resolve(Language::Python, &from, "poetry.core.packages", &[], false)
+                .0,
+            ImportResolution::Unresolved
         );
     }
 
