@@ -26,7 +26,7 @@ use crate::imports::Resolver;
 use crate::links::{Found, Tree};
 use crate::observe::{Analysis, ObservedFile};
 use crate::packages::{DeclaredPackage, PackageRoots, build_packages};
-use crate::sites::SiteRoots;
+use crate::sites::{SiteRoots, SiteSettings};
 
 /// What the snapshot build needs besides the observations.
 #[derive(Debug, Clone)]
@@ -283,29 +283,27 @@ impl<'a> Builder<'a> {
         let sphinx = doc_bridge_model::site_generator::sphinx_sources(
             observed.iter().map(|f| &f.record.path),
         );
-        // A Sphinx project reads `.txt` files only when its `source_suffix` names `.txt`
-        // (Django's); written out or not, the setting of its `conf.py` decides.
-        let suffixes: BTreeMap<RelPath, Option<&[String]>> = observed
+        // Each directory holding a `conf.py`, with what that file writes out (read when it was
+        // observed): one pass over the observations for every Sphinx setting below.
+        let confs: BTreeMap<RelPath, Option<&SiteSettings>> = observed
             .iter()
             .filter(|f| f.record.path.file_name() == "conf.py")
-            .map(|f| {
-                let setting = f.site.as_ref().and_then(|s| s.sphinx_suffixes.as_deref());
-                (f.record.path.parent(), setting)
-            })
+            .map(|f| (f.record.path.parent(), f.site.as_deref()))
             .collect();
+        let settings_of = |source: &RelPath| confs.get(source).copied().flatten();
         let sphinx_excludes = sphinx
             .iter()
             .filter_map(|source| {
-                let conf = source.join("conf.py")?;
-                let file = observed.iter().find(|f| f.record.path == conf)?;
-                let patterns = &file.site.as_ref()?.sphinx_excludes;
+                let patterns = &settings_of(source)?.sphinx_excludes;
                 Some((source.clone(), sphinx_exclude_set(patterns)?))
             })
             .collect();
+        // A Sphinx project reads `.txt` files only when its `source_suffix` names `.txt`
+        // (Django's); written out or not, the setting of its `conf.py` decides.
         let reads_txt: Vec<RelPath> = sphinx
             .iter()
             .filter(|source| {
-                let setting = suffixes.get(*source).copied().flatten();
+                let setting = settings_of(source).and_then(|s| s.sphinx_suffixes.as_deref());
                 doc_bridge_model::site_generator::sphinx_reads_txt(setting)
             })
             .cloned()
@@ -465,21 +463,16 @@ impl<'a> Builder<'a> {
             document_paths,
             gallery_sources,
             gallery_by_stem,
-            sphinx_configs: observed
-                .iter()
-                .filter(|f| f.record.path.file_name() == "conf.py")
-                .map(|f| f.record.path.parent())
-                .collect(),
+            sphinx_configs: confs.keys().cloned().collect(),
             docc_files,
             code_paths,
-            sphinx_additional_pages: observed
+            sphinx_additional_pages: confs
                 .iter()
-                .filter(|f| f.record.path.file_name() == "conf.py")
-                .filter_map(|f| Some((f.record.path.parent(), f.site.as_ref()?)))
+                .filter_map(|(dir, site)| Some((dir, (*site)?)))
                 .flat_map(|(dir, site)| {
                     site.sphinx_additional_pages
                         .iter()
-                        .filter_map(move |page| RelPath::join_normalized(&dir, page))
+                        .filter_map(|page| RelPath::join_normalized(dir, page))
                 })
                 .collect(),
         }

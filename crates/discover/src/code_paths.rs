@@ -7,9 +7,10 @@
 //! a relative path may run: the module's own directory, the root of the package it belongs to
 //! (a `package.json` script runs there) and the repository root. A bare file name with no `*`
 //! (`missing-translation.md`) also names the one document of that name when no other document
-//! has it, wherever it is: scripts often build the folder part from a variable. Such a document is read by code, not by people
-//! following links, so it is no orphan ([`doc_bridge_model::snapshot::Document::named_by`]); a
-//! link to a missing file the code names is to a file a build step writes, so it is not broken.
+//! has it, wherever it is: scripts often build the folder part from a variable. Such a document
+//! is read by code, not by people following links, so it is no orphan
+//! ([`doc_bridge_model::snapshot::Document::named_by`]); a link to a missing file the code names
+//! is to a file a build step writes, so it is not broken.
 //! Tests, fixtures, generated and vendored code are not read for paths: a test that reads a page
 //! checks it, and does not make it data.
 
