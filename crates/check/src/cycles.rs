@@ -269,7 +269,8 @@ fn components(adjacency: &[Vec<usize>]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests::{area, contains, module_importing, snapshot};
+    use crate::tests::{area, contains, module_importing, package, snapshot};
+    use doc_bridge_model::snapshot::{Ecosystem, Entity, RelationKind, Snapshot};
 
     fn graph(
         edges: &[(&'static str, &'static str)],
@@ -400,6 +401,67 @@ mod tests {
             "{}",
             d.message
         );
+    }
+
+    /// Two crates whose areas import each other, `b` only in its tests: `b` declares `a` as a
+    /// dev-dependency. In Cargo that is no cycle (the import compiles only under
+    /// `#[cfg(test)]`); in npm it is (a bundler ships what `src/` imports).
+    fn crates_testing_with_each_other(ecosystem: Ecosystem, b_needs_a: &[&str]) -> Snapshot {
+        use doc_bridge_model::snapshot::{Provenance, Relation};
+        let with = |entity: Entity, package: &str| match entity {
+            Entity::Area(mut area) => {
+                area.package_id = Some(EntityId::package(package));
+                Entity::Area(area)
+            }
+            Entity::Package(mut p) => {
+                p.ecosystem = ecosystem;
+                Entity::Package(p)
+            }
+            other => other,
+        };
+        let depends = |from: &str, to: &str, kind: &str| Relation {
+            from: EntityId::package(from),
+            to: EntityId::package(to),
+            kind: RelationKind::DependsOn,
+            provenance: Provenance::Declared,
+            evidence: doc_bridge_model::snapshot::Evidence {
+                path: RelPath::new(&format!("{from}/Cargo.toml")).unwrap(),
+                lines: [1, 1],
+            },
+            via: Some(kind.to_owned()),
+        };
+        let mut relations = vec![
+            contains("area:a/src", "module:a/src/lib.rs"),
+            contains("area:b/src", "module:b/src/lib.rs"),
+            depends("a", "b", "normal"),
+        ];
+        relations.extend(b_needs_a.iter().map(|kind| depends("b", "a", kind)));
+        snapshot(
+            vec![
+                with(package("a", "a"), "a"),
+                with(package("b", "b"), "b"),
+                with(area("a/src"), "a"),
+                with(area("b/src"), "b"),
+                module_importing("a/src/lib.rs", &[("b/src/lib.rs", 1, "static")]),
+                module_importing("b/src/lib.rs", &[("a/src/lib.rs", 9, "static")]),
+            ],
+            relations,
+        )
+    }
+
+    #[test]
+    fn an_import_of_a_dev_dependency_is_no_cycle_edge_where_the_build_enforces_it() {
+        let cargo = crates_testing_with_each_other(Ecosystem::Cargo, &["dev"]);
+        assert!(diagnostics(&Graph::new(&cargo)).is_empty());
+        // Declared for the code as well as the tests: a cycle.
+        let both = crates_testing_with_each_other(Ecosystem::Cargo, &["dev", "normal"]);
+        assert_eq!(diagnostics(&Graph::new(&both)).len(), 1);
+        // Not declared at all (an import discovery resolved by path): judged as written.
+        let undeclared = crates_testing_with_each_other(Ecosystem::Cargo, &[]);
+        assert_eq!(diagnostics(&Graph::new(&undeclared)).len(), 1);
+        // npm ships what `src/` imports, devDependencies included.
+        let npm = crates_testing_with_each_other(Ecosystem::Npm, &["dev"]);
+        assert_eq!(diagnostics(&Graph::new(&npm)).len(), 1);
     }
 
     #[test]

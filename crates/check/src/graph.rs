@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use doc_bridge_model::snapshot::{Entity, Relation, RelationKind, Snapshot};
+use doc_bridge_model::snapshot::{Ecosystem, Entity, Relation, RelationKind, Snapshot};
 use doc_bridge_model::{EntityId, RelPath};
 
 /// What the rules ask of a snapshot.
@@ -18,7 +18,8 @@ pub struct Graph<'a> {
     /// Relations from documents that say what they are about (covers, mentions, links).
     pub document_references: Vec<&'a Relation>,
     /// Module → module dependencies (imports other than `mod` declarations, which are
-    /// containment): (from, to, path, line), in snapshot order.
+    /// containment, and imports of a package the importer's build only lets its tests use, see
+    /// [`test_only_dependencies`]): (from, to, path, line), in snapshot order.
     pub imports: Vec<(&'a EntityId, &'a EntityId, &'a RelPath, u32)>,
 }
 
@@ -33,6 +34,7 @@ impl<'a> Graph<'a> {
         let mut linked_documents = BTreeSet::new();
         let mut document_references = Vec::new();
         let mut imports = Vec::new();
+        let test_only = test_only_dependencies(snapshot);
         for relation in &snapshot.relations {
             match relation.kind {
                 RelationKind::Contains
@@ -58,13 +60,23 @@ impl<'a> Graph<'a> {
                 _ => {}
             }
         }
+        let package_of = |module: &EntityId| match entities.get(area_of.get(module)?)? {
+            Entity::Area(area) => area.package_id.as_ref(),
+            _ => None,
+        };
         for entity in &snapshot.entities {
             let Entity::Module(module) = entity else {
                 continue;
             };
+            let package = package_of(&module.id);
             for import in module.imports.iter().filter(|i| i.kind != "mod-decl") {
                 for target in import.targets.iter().filter(|t| is_kind(t, "module:")) {
-                    imports.push((&module.id, target, &module.path, import.line));
+                    let for_tests = package
+                        .zip(package_of(target))
+                        .is_some_and(|pair| test_only.contains(&pair));
+                    if !for_tests {
+                        imports.push((&module.id, target, &module.path, import.line));
+                    }
                 }
             }
         }
@@ -85,4 +97,40 @@ impl<'a> Graph<'a> {
     pub fn path_of(&self, id: &EntityId) -> Option<&'a RelPath> {
         self.entities.get(id).map(|e| e.path())
     }
+}
+
+/// Pairs of packages (importer, imported) where the importer declares the other only as a
+/// development dependency, in an ecosystem whose build keeps those out of the code it ships:
+/// Cargo's `[dev-dependencies]`, Maven's `test` scope, Gradle's test configurations. Code that
+/// imports such a package compiles only in tests (a Rust `#[cfg(test)]` module using
+/// `tokio-test`), so the import is no dependency of the package's code, and two crates that
+/// test with each other do not import each other. npm's `devDependencies` are not such:
+/// bundlers ship them inside the code that imports them.
+fn test_only_dependencies(snapshot: &Snapshot) -> BTreeSet<(&EntityId, &EntityId)> {
+    let enforced: BTreeSet<&EntityId> = snapshot
+        .entities
+        .iter()
+        .filter_map(|e| match e {
+            Entity::Package(p)
+                if matches!(
+                    p.ecosystem,
+                    Ecosystem::Cargo | Ecosystem::Maven | Ecosystem::Gradle
+                ) =>
+            {
+                Some(&p.id)
+            }
+            _ => None,
+        })
+        .collect();
+    let mut kinds: BTreeMap<(&EntityId, &EntityId), bool> = BTreeMap::new();
+    for relation in &snapshot.relations {
+        if relation.kind == RelationKind::DependsOn && enforced.contains(&relation.from) {
+            let dev = relation.via.as_deref() == Some("dev");
+            *kinds.entry((&relation.from, &relation.to)).or_insert(true) &= dev;
+        }
+    }
+    kinds
+        .into_iter()
+        .filter_map(|(pair, dev_only)| dev_only.then_some(pair))
+        .collect()
 }

@@ -7,7 +7,9 @@
 //! capitals, `RELEASING`, `HOW_TO_RELEASE`, at any depth; sphinx-gallery's
 //! section headers, GALLERY_HEADER, which it assembles into the gallery's index); everything under a
 //! `.github/` or `.gitlab/` directory (issue and pull request templates, workflow notes: the host
-//! shows them) or under `.changeset/` (release notes waiting for the next release); bundled
+//! shows them), under a coding agent's or AI editor's own folder (`.claude/`, `.cursor/`,
+//! `.windsurf/`, `.gemini/`, `.kiro/`, ...: the tool loads its agents, commands and rules from
+//! there) or under `.changeset/` (release notes waiting for the next release); bundled
 //! licence texts (`licenses/`), Sphinx's `_templates/`, INSTALL, agent skills (`SKILL.md`) and
 //! a folder's note about one of its files (`ml_map.README.rst`), a page's template
 //! (`index.rst.template`); and agent
@@ -74,8 +76,10 @@ const ENTRY_STEMS: &[&str] = &[
 ];
 
 /// Directories whose documents the hosting service or a tool shows by itself, or that hold
-/// texts no page links to by nature: bundled licence texts, and the templates a documentation
-/// generator fills in (Sphinx's `_templates/`).
+/// texts no page links to by nature: bundled licence texts, the templates a documentation
+/// generator fills in (Sphinx's `_templates/`), and the folders where coding agents and AI
+/// editors load their own instructions, agents, commands and rules from (`.claude/agents/`,
+/// `.cursor/rules/`, `.windsurf/workflows/`): the tool reads them by location.
 const HOST_DIRS: &[&str] = &[
     ".github",
     ".gitlab",
@@ -83,6 +87,16 @@ const HOST_DIRS: &[&str] = &[
     "licenses",
     "licences",
     "_templates",
+    ".claude",
+    ".cursor",
+    ".windsurf",
+    ".gemini",
+    ".kiro",
+    ".junie",
+    ".clinerules",
+    ".roo",
+    ".continue",
+    ".amazonq",
 ];
 
 /// Whether a document is an entry point by name (exempt from `orphan-document`).
@@ -333,6 +347,9 @@ mod tests {
                 document("doc/_templates/autosummary.rst"),
                 document("doc/images/ml_map.README.rst"),
                 document(".agents/skills/perf/SKILL.md"),
+                document(".claude/agents/test-writer.md"),
+                document(".cursor/rules/style.md"),
+                document("docs/claude/setup.md"),
                 document("docs/changes/io.fits/19939.bugfix.rst"),
                 document("docs/templates-guide.md"),
                 document("doc/index.rst.template"),
@@ -359,6 +376,7 @@ mod tests {
                 ".github.md",
                 "docs/Faq.md",
                 "docs/X.md",
+                "docs/claude/setup.md",
                 "docs/gallery-header-notes.md",
                 "docs/github/guide.md",
                 "docs/notes.docc.md",
@@ -371,7 +389,7 @@ mod tests {
         );
         assert!(out.iter().all(|d| d.code == "orphan-document"));
         assert_eq!(
-            out[6].entity.as_ref().map(|e| e.as_str()),
+            out[7].entity.as_ref().map(|e| e.as_str()),
             Some("document:docs/orphan.md")
         );
     }

@@ -17,6 +17,11 @@
 //! package of the project it starts, not one of this repository's. Its unresolved imports,
 //! orphan status and uncovered package are not findings; its broken links are (a documentation section about
 //! templates, `docs/ref/templates/`, is pages, and their links are read where they are).
+//!
+//! A package of benchmarks, fuzz targets or stress tests (its manifest under a `bench/`,
+//! `benches/`, `benchmarks/`, `fuzz/` or `stress-test/` directory: tokio's `benches/Cargo.toml`,
+//! cargo-fuzz's `fuzz/Cargo.toml`) exercises the code for its developers; no document needs to
+//! cover it, so its `uncovered-package` is not a finding.
 
 use std::collections::HashMap;
 
@@ -47,6 +52,9 @@ pub fn drop_exempt(snapshot: &Snapshot, mut diagnostics: Vec<Diagnostic>) -> Vec
         if d.code != "broken-link" && is_template(&d.path) {
             return false;
         }
+        if d.code == "uncovered-package" && is_exercise(&d.path) {
+            return false;
+        }
         let (linguist, is_code) = files.get(d.path.as_str()).map_or((None, false), |f| {
             (f.linguist.as_deref(), f.class == FileClass::Module)
         });
@@ -72,6 +80,29 @@ fn is_template(path: &doc_bridge_model::RelPath) -> bool {
             || dir.starts_with("template-")
             || dir.starts_with("template_")
     })
+}
+
+/// Directory names of packages that exercise the code rather than ship it: benchmarks, fuzz
+/// targets, stress tests.
+const EXERCISE_DIRS: &[&str] = &[
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "fuzz",
+    "fuzzing",
+    "stress-test",
+    "stress-tests",
+    "stress_test",
+    "stress_tests",
+];
+
+/// Whether a file lies under a benchmark, fuzzing or stress-test directory.
+fn is_exercise(path: &doc_bridge_model::RelPath) -> bool {
+    let text = path.as_str();
+    let mut dirs = text.split('/');
+    dirs.next_back();
+    dirs.any(|dir| EXERCISE_DIRS.contains(&dir.to_ascii_lowercase().as_str()))
 }
 
 #[cfg(test)]
@@ -138,7 +169,7 @@ mod tests {
     }
 
     #[test]
-    fn content_findings_on_templates_are_dropped() {
+    fn content_findings_on_templates_and_exercising_packages_are_dropped() {
         let snapshot = crate::tests::snapshot(Vec::new(), Vec::new());
         let kept = drop_exempt(
             &snapshot,
@@ -150,6 +181,11 @@ mod tests {
                     "packages/create-vite/template-lit-ts/package.json",
                 ),
                 finding("uncovered-package", "packages/templatex/package.json"),
+                finding("uncovered-package", "benches/Cargo.toml"),
+                finding("uncovered-package", "tokio/fuzz/Cargo.toml"),
+                finding("uncovered-package", "stress-test/Cargo.toml"),
+                finding("uncovered-package", "benchmarking/Cargo.toml"),
+                finding("unresolved-import", "benches/src/lib.rs"),
                 finding("broken-link", "docs/ref/templates/language.txt"),
                 finding("orphan-document", "gen/Template/page.md"),
                 finding("parse-error", "scripts/templates/broken.js"),
@@ -162,6 +198,8 @@ mod tests {
             paths,
             [
                 "uncovered-package packages/templatex/package.json",
+                "uncovered-package benchmarking/Cargo.toml",
+                "unresolved-import benches/src/lib.rs",
                 "broken-link docs/ref/templates/language.txt",
                 "parse-error scripts/templates/broken.js",
                 "orphan-document docs/templates-guide.md",
