@@ -26,7 +26,7 @@ use crate::imports::Resolver;
 use crate::links::{Found, Tree};
 use crate::observe::{Analysis, ObservedFile};
 use crate::packages::{DeclaredPackage, PackageRoots, build_packages};
-use crate::sites::{SiteRoots, SiteSettings};
+use crate::sites::{SiteRoots, SiteSettings, SphinxGallery};
 
 /// What the snapshot build needs besides the observations.
 #[derive(Debug, Clone)]
@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 18;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 19;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -212,6 +212,12 @@ struct Builder<'a> {
     /// The pages Sphinx renders from templates (`html_additional_pages`), by source directory:
     /// `doc/contents`.
     sphinx_additional_pages: HashSet<RelPath>,
+    /// Where sphinx-gallery renders each examples directory, as its `conf.py` writes it out:
+    /// (`examples/`, `doc/auto_examples/`).
+    gallery_renders: Vec<(RelPath, RelPath)>,
+    /// Whether a `conf.py` uses sphinx-gallery with directories it computes: where its pages
+    /// are rendered is not known.
+    gallery_unknown: bool,
     /// The documents modules name by path ([`crate::code_paths`]).
     code_paths: CodePaths,
     /// The same sources by page name alone (no gallery `index`).
@@ -464,6 +470,22 @@ impl<'a> Builder<'a> {
             gallery_sources,
             gallery_by_stem,
             sphinx_configs: confs.keys().cloned().collect(),
+            gallery_renders: confs
+                .iter()
+                .filter_map(|(dir, site)| match (*site)?.sphinx_gallery.as_ref()? {
+                    SphinxGallery::Dirs(pairs) => Some((dir, pairs)),
+                    SphinxGallery::Unknown => None,
+                })
+                .flat_map(|(dir, pairs)| {
+                    pairs.iter().filter_map(|(examples, gallery)| {
+                        let examples = RelPath::join_normalized(dir, examples)?;
+                        Some((examples, RelPath::join_normalized(dir, gallery)?))
+                    })
+                })
+                .collect(),
+            gallery_unknown: confs.values().any(|site| {
+                site.and_then(|s| s.sphinx_gallery.as_ref()) == Some(&SphinxGallery::Unknown)
+            }),
             docc_files,
             code_paths,
             sphinx_additional_pages: confs
@@ -993,6 +1015,101 @@ impl<'a> Builder<'a> {
         self.gallery_source(folder, stem).map(Found::File)
     }
 
+    /// What a relative link from `from` names once sphinx-gallery has rendered the pages
+    /// (`resolved`: the link read from `from`'s folder, `None` when that climbs out of the
+    /// repository). A gallery source (`examples/a/x.py`, a page copied beside it) is rendered
+    /// into its gallery directory (`doc/auto_examples/a/`), and its links are written for
+    /// there: they are read from there, and a page in a gallery directory is one the gallery
+    /// renders. When a `conf.py` computes its gallery directories, where a source is rendered
+    /// is not known: a gallery source's links, and a Sphinx page's links into a directory that
+    /// does not exist (`gallery/index`, which the gallery writes), are not judged
+    /// (`Found::Generated`).
+    fn rendered_link(
+        &self,
+        from: &RelPath,
+        target: &str,
+        resolved: Option<&RelPath>,
+        tree: &Tree<'_>,
+        directory_form: bool,
+    ) -> Option<Found> {
+        let in_gallery = |path: &RelPath| {
+            self.gallery_renders
+                .iter()
+                .any(|(_, gallery)| path.is_within(gallery))
+        };
+        if let Some(path) = resolved.filter(|path| in_gallery(path)) {
+            return self.rendered_source(path);
+        }
+        for (examples, gallery) in &self.gallery_renders {
+            let folder = from.parent();
+            let Some(inside) = folder.strip_dir(examples) else {
+                continue;
+            };
+            let rendered_dir = match inside {
+                "" => gallery.clone(),
+                rest => RelPath::join_normalized(gallery, rest)?,
+            };
+            let rendered = RelPath::join_normalized(&rendered_dir, target)?;
+            if in_gallery(&rendered) {
+                return self.rendered_source(&rendered);
+            }
+            return crate::links::find(tree, &rendered, directory_form);
+        }
+        if !self.gallery_unknown {
+            return None;
+        }
+        let missing_folder = || resolved.is_some_and(|path| !(tree.is_dir)(&path.parent()));
+        let gallery_source = from
+            .parent()
+            .as_str()
+            .split('/')
+            .any(|dir| dir.contains("galler"))
+            || doc_bridge_model::file_role::file_role(from)
+                == Some(doc_bridge_model::file_role::FileRole::Example);
+        let judged_unknowable =
+            gallery_source || (self.in_sphinx_project(from) && missing_folder());
+        judged_unknowable.then_some(Found::Generated)
+    }
+
+    /// The source of a page sphinx-gallery renders into one of its gallery directories
+    /// (`doc/auto_examples/a/x[.html]` from `examples/a/x.py`, or a page copied as it is;
+    /// a folder's `index` from its `GALLERY_HEADER.rst` or `README.txt`). `None` for output
+    /// of no source.
+    fn rendered_source(&self, rendered: &RelPath) -> Option<Found> {
+        let (examples, inside) = self
+            .gallery_renders
+            .iter()
+            .find_map(|(examples, gallery)| Some((examples, rendered.strip_dir(gallery)?)))?;
+        let inside = inside.trim_end_matches('/');
+        let inside = [".html", ".rst", ".txt", ".ipynb"]
+            .iter()
+            .find_map(|ext| inside.strip_suffix(ext))
+            .unwrap_or(inside);
+        let page = match inside {
+            "" => examples.clone(),
+            inside => RelPath::join_normalized(examples, inside)?,
+        };
+        let (folder, name) = match page.file_name() {
+            "index" => (page.parent(), None),
+            _ if self.dirs.contains(&page) => (page.clone(), None),
+            name => (page.parent(), Some(name)),
+        };
+        let names: Vec<String> = match name {
+            Some(name) => ["py", "rst", "txt", "md"]
+                .iter()
+                .map(|ext| format!("{name}.{ext}"))
+                .collect(),
+            None => ["GALLERY_HEADER.rst", "README.txt", "README.rst"]
+                .map(str::to_owned)
+                .to_vec(),
+        };
+        names
+            .iter()
+            .filter_map(|name| RelPath::join_normalized(&folder, name))
+            .find(|path| self.files.contains_key(path.as_str()))
+            .map(Found::File)
+    }
+
     /// The gallery source a page `name` in a served folder `folder` is generated from: the one
     /// source of that name in a folder of that name (sources in one folder, such as a header
     /// and a copied index, are one page: the first); `auto_examples/` read as `examples/`,
@@ -1180,8 +1297,19 @@ impl<'a> Builder<'a> {
                     }
                 }
             } else {
+                let directory_form = crate::links::is_directory_form(target);
                 let Some(resolved) = RelPath::join_normalized(&dir, target) else {
-                    diagnostics.push(broken("points outside the repository".to_owned()));
+                    match self.rendered_link(&record.path, target, None, &tree, directory_form) {
+                        Some(Found::File(path)) => {
+                            if let Some(entity) = self.entity_at(&path) {
+                                relations.push(links_to(entity, link.line, target));
+                            }
+                        }
+                        Some(_) => {}
+                        None => {
+                            diagnostics.push(broken("points outside the repository".to_owned()))
+                        }
+                    }
                     continue;
                 };
                 let bare_page = || {
@@ -1190,7 +1318,6 @@ impl<'a> Builder<'a> {
                         .flatten()
                         .map(Found::File)
                 };
-                let directory_form = crate::links::is_directory_form(target);
                 let in_default_locale = || {
                     crate::links::default_locale_path(&record.path, &resolved)
                         .and_then(|path| crate::links::find(&tree, &path, directory_form))
@@ -1226,7 +1353,15 @@ impl<'a> Builder<'a> {
                     .or_else(docc_resource)
                     .or_else(reference)
                     .or_else(|| self.gallery_page(&record.path, &resolved))
-                {
+                    .or_else(|| {
+                        self.rendered_link(
+                            &record.path,
+                            target,
+                            Some(&resolved),
+                            &tree,
+                            directory_form,
+                        )
+                    }) {
                     Some(found) => found,
                     None => {
                         // A file the code names is one a build step writes (or reads).
@@ -1817,6 +1952,135 @@ mod tests {
         // first paragraph, is a fact of the document).
         let json = serde_json::to_string(&moved.0).unwrap();
         assert!(!json.contains("More text"), "{json}");
+    }
+
+    /// The snapshot of a tree of `files` (path, text), built as `index` builds it.
+    fn snapshot_of(files: &[(&str, &str)]) -> Snapshot {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (path, text) in files {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let walked = crate::walk(root, &crate::WalkOptions::default()).unwrap();
+        let observed = crate::observe::observe_all(
+            &crate::read::RootDir::open(root).unwrap(),
+            &walked.files,
+            1 << 20,
+            &crate::analysis_cache::AnalysisCache::default(),
+            &|| {},
+        );
+        let options = BuildOptions {
+            project_name: "p".to_owned(),
+            agent_root: None,
+            area_rules: crate::areas::AreaRules {
+                depth: 1,
+                source_roots: vec!["src".to_owned()],
+            },
+            site_roots: None,
+        };
+        let at = "2026-11-30T00:00:00.000Z".to_owned();
+        build_snapshot(&observed, Vec::new(), &options, &|_| false, at).0
+    }
+
+    fn broken_links(snapshot: &Snapshot) -> Vec<String> {
+        snapshot
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "broken-link")
+            .map(|d| format!("{}: {}", d.path, d.message))
+            .collect()
+    }
+
+    /// A gallery page's links are written for where sphinx-gallery renders it.
+    const GALLERY_PAGE: &str = "Interactive\n===========\n\nSee the :doc:`../../../index`, \
+        `tools <../../../../lib/pkg/tools.py>`_, `the gallery <../index.html>`_, \
+        `a picture <../../../_static/toolbar.png>`_ and `a typo <../../nowhere.html>`_.\n";
+
+    #[test]
+    fn a_gallery_source_links_from_where_sphinx_gallery_renders_it() {
+        let conf = "extensions = ['sphinx_gallery.gen_gallery']\n\
+            sphinx_gallery_conf = {'examples_dirs': ['../galleries/users_explain'], \
+            'gallery_dirs': ['users/explain']}\n";
+        let index = "Home\n====\n\n.. toctree::\n\n   users/explain/index\n   users/explain/gone\n   missing/page\n";
+        let s = snapshot_of(&[
+            ("doc/conf.py", conf),
+            ("doc/index.rst", index),
+            ("doc/_static/toolbar.png", "png"),
+            ("lib/pkg/tools.py", "X = 1\n"),
+            (
+                "galleries/users_explain/GALLERY_HEADER.rst",
+                "Explain\n=======\n",
+            ),
+            (
+                "galleries/users_explain/figure/interactive.rst",
+                GALLERY_PAGE,
+            ),
+        ]);
+        // From `doc/users/explain/figure/`: the toolbar image and the module are found, the
+        // gallery's index is a page it renders, the typo stays broken; `doc/index.rst`'s
+        // entry into the gallery is rendered, its missing page is not, nor is a gallery page
+        // of no source.
+        assert_eq!(
+            broken_links(&s),
+            [
+                "doc/index.rst: link `users/explain/gone` points to `doc/users/explain/gone`, which does not exist",
+                "doc/index.rst: link `missing/page` points to `doc/missing/page`, which does not exist",
+                "galleries/users_explain/figure/interactive.rst: link `../../nowhere.html` points to `galleries/nowhere.html`, which does not exist",
+            ]
+        );
+        let page = EntityId::document(
+            &RelPath::new("galleries/users_explain/figure/interactive.rst").unwrap(),
+        );
+        let targets: Vec<&str> = s
+            .relations
+            .iter()
+            .filter(|r| r.from == page && r.kind == RelationKind::LinksTo)
+            .map(|r| r.to.as_str())
+            .collect();
+        assert!(targets.contains(&"module:lib/pkg/tools.py"), "{targets:?}");
+        assert!(targets.contains(&"document:doc/index.rst"), "{targets:?}");
+    }
+
+    #[test]
+    fn computed_gallery_directories_leave_gallery_links_unjudged() {
+        let conf = "extensions = ['sphinx_gallery.gen_gallery']\n\
+            gallery_dirs = [d for d in ['users/explain']]\n\
+            sphinx_gallery_conf = {'examples_dirs': ['../galleries/users_explain'], \
+            'gallery_dirs': gallery_dirs}\n";
+        let index = "Home\n====\n\n.. toctree::\n\n   users/explain/index\n   missing\n";
+        let files = [
+            ("doc/conf.py", conf),
+            ("doc/index.rst", index),
+            (
+                "galleries/users_explain/GALLERY_HEADER.rst",
+                "Explain\n=======\n",
+            ),
+            (
+                "galleries/users_explain/figure/interactive.rst",
+                GALLERY_PAGE,
+            ),
+        ];
+        // Where the gallery renders is not known: its pages' links and links into folders that
+        // do not exist are not judged; a missing page in a folder that exists still is.
+        assert_eq!(
+            broken_links(&snapshot_of(&files)),
+            ["doc/index.rst: link `missing` points to `doc/missing`, which does not exist"]
+        );
+        // Without sphinx-gallery, the same links are read where they are.
+        let plain = [
+            ("doc/conf.py", "extensions = []\n"),
+            files[1],
+            files[2],
+            files[3],
+        ];
+        assert_eq!(
+            broken_links(&snapshot_of(&plain)).len(),
+            6,
+            "{:#?}",
+            broken_links(&snapshot_of(&plain))
+        );
     }
 
     #[test]

@@ -198,6 +198,21 @@ pub struct SiteSettings {
     /// The pages a Sphinx `conf.py`'s `html_additional_pages` renders from templates
     /// (`{'contents': 'contents.html'}` → `contents`), when written out as a literal dictionary.
     pub sphinx_additional_pages: Vec<String>,
+    /// Where sphinx-gallery renders its galleries, when a Sphinx `conf.py` uses it.
+    pub sphinx_gallery: Option<SphinxGallery>,
+}
+
+/// What a Sphinx `conf.py` says of sphinx-gallery, which renders each example directory
+/// (`examples_dirs`) into a directory of pages (`gallery_dirs`), both relative to the
+/// `conf.py`: every script and copied page of `../examples/a/x.py` becomes `auto_examples/a/x`,
+/// and its links are read from there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SphinxGallery {
+    /// (examples directory, gallery directory) pairs, as written in `sphinx_gallery_conf`.
+    Dirs(Vec<(String, String)>),
+    /// The extension is used, but its directories are computed (matplotlib builds the lists
+    /// with comprehensions) or set where a top-level reading cannot see them.
+    Unknown,
 }
 
 /// The settings of a site configuration file (`mkdocs.yml`, `.vitepress/config.*`, a Sphinx
@@ -212,6 +227,7 @@ pub fn site_settings(path: &RelPath, bytes: &[u8]) -> Option<Box<SiteSettings>> 
         settings.sphinx_suffixes = sphinx_suffixes(&assignments);
         settings.sphinx_excludes = sphinx_excludes(&assignments);
         settings.sphinx_additional_pages = sphinx_additional_pages(&assignments);
+        settings.sphinx_gallery = sphinx_gallery(bytes, &assignments);
     }
     (settings != SiteSettings::default()).then(|| Box::new(settings))
 }
@@ -255,6 +271,45 @@ fn sphinx_additional_pages(assignments: &[Assignment]) -> Vec<String> {
         Some(Literal::Dict(entries)) => entries.iter().map(|(page, _)| page.clone()).collect(),
         _ => Vec::new(),
     }
+}
+
+/// What a Sphinx `conf.py` says of sphinx-gallery: nothing when it never names the extension
+/// (`sphinx_gallery`); the directory pairs of its top-level `sphinx_gallery_conf` dictionary
+/// (`examples_dirs` and `gallery_dirs`: a string or a list each, of one length; sphinx-gallery's
+/// defaults, `../examples` and `auto_examples`, for a setting left out); else
+/// [`SphinxGallery::Unknown`] (a setting computed, or the dictionary set where a top-level
+/// reading cannot see it).
+fn sphinx_gallery(bytes: &[u8], assignments: &[Assignment]) -> Option<SphinxGallery> {
+    memchr::memmem::find(bytes, b"sphinx_gallery")?;
+    let entries: &[(String, Literal)] = match assignments
+        .iter()
+        .rfind(|a| a.name == "sphinx_gallery_conf" && !a.augmented)
+        .map(|a| &a.value)
+    {
+        Some(Literal::Dict(entries)) => entries,
+        None if memchr::memmem::find(bytes, b"sphinx_gallery_conf").is_none() => &[],
+        _ => return Some(SphinxGallery::Unknown),
+    };
+    let setting = |key: &str, default: &'static str| match entries.iter().rfind(|(k, _)| k == key) {
+        None => Some(vec![default]),
+        Some((_, value)) => value.strings(),
+    };
+    let dirs =
+        setting("examples_dirs", "../examples").zip(setting("gallery_dirs", "auto_examples"));
+    Some(match dirs {
+        Some((examples, galleries))
+            if examples.len() == galleries.len() && !examples.is_empty() =>
+        {
+            SphinxGallery::Dirs(
+                examples
+                    .into_iter()
+                    .zip(galleries)
+                    .map(|(e, g)| (e.to_owned(), g.to_owned()))
+                    .collect(),
+            )
+        }
+        _ => SphinxGallery::Unknown,
+    })
 }
 
 /// The content directory a site configuration file names, as written: `docs_dir` of
@@ -466,6 +521,54 @@ mod tests {
         assert!(
             !reads("from shared.conf import *"),
             "unknown: Sphinx's default"
+        );
+    }
+
+    #[test]
+    fn a_sphinx_conf_gives_where_sphinx_gallery_renders() {
+        let gallery = |text: &str| {
+            site_settings(&p("doc/conf.py"), text.as_bytes()).and_then(|s| s.sphinx_gallery)
+        };
+        let dirs = |pairs: &[(&str, &str)]| {
+            Some(SphinxGallery::Dirs(
+                pairs
+                    .iter()
+                    .map(|(e, g)| ((*e).to_owned(), (*g).to_owned()))
+                    .collect(),
+            ))
+        };
+        assert_eq!(
+            gallery(
+                "extensions = ['sphinx_gallery.gen_gallery']\nsphinx_gallery_conf = {\n    'examples_dirs': ['../examples', '../tutorials'],\n    'gallery_dirs': ['auto_examples', 'tutorials'],\n    'backreferences_dir': Path('gen'),\n}\n"
+            ),
+            dirs(&[
+                ("../examples", "auto_examples"),
+                ("../tutorials", "tutorials")
+            ])
+        );
+        assert_eq!(
+            gallery(
+                "sphinx_gallery_conf = {'examples_dirs': '../examples', 'gallery_dirs': 'gallery'}\n"
+            ),
+            dirs(&[("../examples", "gallery")])
+        );
+        // Computed lists (matplotlib), lists of two lengths, a conf set inside an `if`.
+        for unknown in [
+            "gallery_dirs = [f'{d}' for d in ['gallery']]\nsphinx_gallery_conf = {'examples_dirs': ['../x'], 'gallery_dirs': gallery_dirs}\n",
+            "sphinx_gallery_conf = {'examples_dirs': ['a', 'b'], 'gallery_dirs': ['c']}\n",
+            "if True:\n    sphinx_gallery_conf = {'examples_dirs': 'a', 'gallery_dirs': 'b'}\nextensions = ['sphinx_gallery.gen_gallery']\n",
+        ] {
+            assert_eq!(gallery(unknown), Some(SphinxGallery::Unknown), "{unknown}");
+        }
+        assert_eq!(gallery("extensions = ['sphinx.ext.autodoc']\n"), None);
+        // sphinx-gallery's defaults, for a dictionary that leaves them out or no dictionary.
+        assert_eq!(
+            gallery("extensions = ['sphinx_gallery.gen_gallery']\n"),
+            dirs(&[("../examples", "auto_examples")])
+        );
+        assert_eq!(
+            gallery("sphinx_gallery_conf = {'gallery_dirs': 'gallery'}\n"),
+            dirs(&[("../examples", "gallery")])
         );
     }
 
