@@ -153,10 +153,11 @@ fn is_capitalised_note(stem: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
 }
 
-/// Whether a document is a page's template (`index.rst.template`): an input of the build; the
-/// pages it renders are what readers reach, and those have no file to judge.
+/// Whether a document is a page's template (`index.rst.template`, `guide.rst.tpl`): an input of
+/// the build; the pages it renders are what readers reach, and those have no file to judge.
 fn is_page_template(path: &RelPath) -> bool {
-    path.file_name().to_ascii_lowercase().ends_with(".template")
+    let name = path.file_name().to_ascii_lowercase();
+    name.ends_with(".template") || name.ends_with(".tpl")
 }
 
 /// Whether a document lies in a DocC catalog (`X.docc/`): DocC builds the catalog's navigation

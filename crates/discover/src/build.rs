@@ -981,10 +981,13 @@ impl<'a> Builder<'a> {
         if page.is_some_and(|page| self.sphinx_additional_pages.contains(&page)) {
             return Some(Found::Generated);
         }
-        // A page the build renders from a template beside it (`index.rst.template`).
-        for template in [format!("{path}.template"), format!("{path}.rst.template")] {
-            if self.files.contains_key(template.as_str()) {
-                return RelPath::new(&template).map(Found::File);
+        // A page the build renders from a template beside it (`index.rst.template`,
+        // `migration.rst.tpl`).
+        for suffix in [".template", ".tpl"] {
+            for template in [format!("{path}{suffix}"), format!("{path}.rst{suffix}")] {
+                if self.files.contains_key(template.as_str()) {
+                    return RelPath::new(&template).map(Found::File);
+                }
             }
         }
         // sphinx-gallery's pages are asked for by the documents of a Sphinx project (below a
@@ -2041,6 +2044,21 @@ mod tests {
             .collect();
         assert!(targets.contains(&"module:lib/pkg/tools.py"), "{targets:?}");
         assert!(targets.contains(&"document:doc/index.rst"), "{targets:?}");
+    }
+
+    #[test]
+    fn a_page_rendered_from_a_template_is_found_by_its_template() {
+        let index = "Home\n====\n\n.. toctree::\n\n   old\n   new\n   gone\n";
+        let s = snapshot_of(&[
+            ("doc/conf.py", "project = 'p'\n"),
+            ("doc/index.rst", index),
+            ("doc/old.rst.template", "Old\n===\n"),
+            ("doc/new.rst.tpl", "New\n===\n"),
+        ]);
+        assert_eq!(
+            broken_links(&s),
+            ["doc/index.rst: link `gone` points to `doc/gone`, which does not exist"]
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 12;
+pub const ANALYZER_VERSION: u32 = 13;
 
 /// The markup language of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -373,7 +373,8 @@ impl Walker {
                 Content::Skipped
             });
         }
-        if directive == "toctree" {
+        // Extensions subclass the toctree under names of their own (`naturalsortedtoctree`).
+        if directive.ends_with("toctree") {
             return content(Content::Toctree);
         }
         if CODE_DIRECTIVES.contains(&directive.as_str()) {
@@ -957,6 +958,18 @@ Visit https://flask.palletsprojects.com/ or `the docs <https://docs.example.org>
         let targets: Vec<&str> = facts.links.iter().map(|l| l.target.as_str()).collect();
         assert_eq!(targets, ["guide.html", "api.html"]);
         assert!(facts.body.contains("search"), "{}", facts.body);
+    }
+
+    #[test]
+    fn a_toctree_an_extension_names_lists_documents() {
+        let text = ".. naturalsortedtoctree::\n    :maxdepth: 1\n    :glob:\n    :reversed:\n\n    release_[0-9]*\n    intro\n\n.. toctreex::\n\n   not-a-page\n";
+        let facts = analyze(text, "index");
+        let links: Vec<(&str, bool)> = facts
+            .links
+            .iter()
+            .map(|l| (l.target.as_str(), l.glob))
+            .collect();
+        assert_eq!(links, [("release_[0-9]*", true), ("intro", false)]);
     }
 
     #[test]
