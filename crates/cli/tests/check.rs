@@ -607,3 +607,32 @@ fn with_one_warning(root: &std::path::Path) {
     )
     .unwrap();
 }
+
+/// A link into what the root `.gitignore` ignores names build output (generated API pages);
+/// a link to a missing file it does not ignore is still broken.
+#[test]
+fn a_link_into_an_ignored_path_is_build_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("doc")).unwrap();
+    std::fs::write(root.join(".gitignore"), "doc/api*\n").unwrap();
+    std::fs::write(
+        root.join("README.md"),
+        "# P\n\nSee [the API](doc/api/reference.md), [the API index](doc/api-index.md) and [notes](doc/notes.md).\n",
+    )
+    .unwrap();
+    index(root);
+    let out = run(root, &["check", "--quiet", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let broken: Vec<String> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "broken-link")
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        broken,
+        ["link `doc/notes.md` points to `doc/notes.md`, which does not exist"]
+    );
+}

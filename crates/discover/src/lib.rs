@@ -25,4 +25,4 @@ pub mod walk;
 pub use build::{
     BuildOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed_from, seal_snapshot,
 };
-pub use walk::{WalkOptions, walk};
+pub use walk::{RootIgnore, WalkOptions, walk};

@@ -294,6 +294,33 @@ impl PathRules {
     }
 }
 
+/// The repository's root `.gitignore`, asked of paths the tree does not hold: a link into
+/// what it ignores (`doc/source/api*`, pages a script generates before the docs build) names
+/// build output. Nested `.gitignore` files are not read here.
+#[derive(Debug, Clone, Default)]
+pub struct RootIgnore(Option<Gitignore>);
+
+impl RootIgnore {
+    /// Reads `root/.gitignore`; no rules when it is missing or unreadable.
+    pub fn read(root: &Path) -> Self {
+        let mut builder = GitignoreBuilder::new(root);
+        if builder.add(root.join(".gitignore")).is_some() {
+            return RootIgnore(None);
+        }
+        RootIgnore(builder.build().ok().filter(|rules| !rules.is_empty()))
+    }
+
+    /// Whether the rules ignore `path` as a file, or one of its parent directories.
+    pub fn ignores(&self, path: &RelPath) -> bool {
+        self.0.as_ref().is_some_and(|rules| {
+            !path.is_root()
+                && rules
+                    .matched_path_or_any_parents(Path::new(path.as_str()), false)
+                    .is_ignore()
+        })
+    }
+}
+
 /// Checks `safety.exclude` globs (gitignore syntax); the error names the first bad glob.
 pub fn validate_excludes(globs: &[String]) -> Result<(), ExcludeError> {
     let mut builder = GitignoreBuilder::new("/");

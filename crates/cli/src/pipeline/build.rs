@@ -131,11 +131,15 @@ fn build_options(repo: &Repo, observed: &[ObservedFile]) -> BuildOptions {
     }
 }
 
-/// Whether a path exists on disk although the walk did not admit it (ignored files): links to
-/// it are not broken.
+/// Whether a path exists on disk although the walk did not admit it (ignored files), or the
+/// root `.gitignore` ignores it (build output, such as generated API pages): links to it are not
+/// broken.
 fn exists_on_disk(repo: &Repo) -> impl Fn(&RelPath) -> bool + Sync + use<> {
     let root = repo.root.clone();
-    move |path: &RelPath| root.join(path.as_str()).symlink_metadata().is_ok()
+    let ignored = doc_bridge_discover::RootIgnore::read(&root);
+    move |path: &RelPath| {
+        ignored.ignores(path) || root.join(path.as_str()).symlink_metadata().is_ok()
+    }
 }
 
 /// What a scan produced: the snapshot, the walked files (for stamps) and this run's analyses (for
