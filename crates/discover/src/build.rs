@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 19;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 20;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -212,6 +212,10 @@ struct Builder<'a> {
     /// The pages Sphinx renders from templates (`html_additional_pages`), by source directory:
     /// `doc/contents`.
     sphinx_additional_pages: HashSet<RelPath>,
+    /// Each document another document includes (`.. include:: ../../CONTRIBUTING.rst`) → the
+    /// folders of the documents that include it, sorted: its text is read there, so its
+    /// relative links are written for those folders as much as for its own.
+    includers: HashMap<RelPath, Vec<RelPath>>,
     /// Where sphinx-gallery renders each examples directory, as its `conf.py` writes it out:
     /// (`examples/`, `doc/auto_examples/`).
     gallery_renders: Vec<(RelPath, RelPath)>,
@@ -361,6 +365,26 @@ impl<'a> Builder<'a> {
             .filter(|file| document_facts(file, &sphinx_texts).is_some())
             .map(|file| &file.record.path)
             .collect();
+        let mut includers: HashMap<RelPath, Vec<RelPath>> = HashMap::new();
+        for file in observed {
+            let Some(facts) = document_facts(file, &sphinx_texts) else {
+                continue;
+            };
+            let dir = file.record.path.parent();
+            for link in facts.links.iter().filter(|link| link.includes) {
+                if let Some(included) = link
+                    .path
+                    .as_deref()
+                    .and_then(|path| RelPath::join_normalized(&dir, path))
+                {
+                    includers.entry(included).or_default().push(dir.clone());
+                }
+            }
+        }
+        for folders in includers.values_mut() {
+            folders.sort();
+            folders.dedup();
+        }
         let mut gallery_sources: HashMap<(&str, &str), Vec<&RelPath>> = HashMap::new();
         let mut gallery_by_stem: HashMap<&str, Vec<&RelPath>> = HashMap::new();
         for file in observed {
@@ -470,6 +494,7 @@ impl<'a> Builder<'a> {
             gallery_sources,
             gallery_by_stem,
             sphinx_configs: confs.keys().cloned().collect(),
+            includers,
             gallery_renders: confs
                 .iter()
                 .filter_map(|(dir, site)| match (*site)?.sphinx_gallery.as_ref()? {
@@ -1074,6 +1099,24 @@ impl<'a> Builder<'a> {
         judged_unknowable.then_some(Found::Generated)
     }
 
+    /// What a relative link of a document others include names from an including document's
+    /// folder (the first folder, in path order, where it names something): the text is read
+    /// there, so a link written for the including page is not broken
+    /// (`../../../requirements/x.txt` in a root `CONTRIBUTING.rst` that
+    /// `doc/source/development/contribute.rst` includes).
+    fn from_includers(
+        &self,
+        from: &RelPath,
+        target: &str,
+        tree: &Tree<'_>,
+        directory_form: bool,
+    ) -> Option<Found> {
+        self.includers.get(from)?.iter().find_map(|folder| {
+            let path = RelPath::join_normalized(folder, target)?;
+            crate::links::find(tree, &path, directory_form)
+        })
+    }
+
     /// The source of a page sphinx-gallery renders into one of its gallery directories
     /// (`doc/auto_examples/a/x[.html]` from `examples/a/x.py`, or a page copied as it is;
     /// a folder's `index` from its `GALLERY_HEADER.rst` or `README.txt`). `None` for output
@@ -1302,7 +1345,11 @@ impl<'a> Builder<'a> {
             } else {
                 let directory_form = crate::links::is_directory_form(target);
                 let Some(resolved) = RelPath::join_normalized(&dir, target) else {
-                    match self.rendered_link(&record.path, target, None, &tree, directory_form) {
+                    match self
+                        .rendered_link(&record.path, target, None, &tree, directory_form)
+                        .or_else(|| {
+                            self.from_includers(&record.path, target, &tree, directory_form)
+                        }) {
                         Some(Found::File(path)) => {
                             if let Some(entity) = self.entity_at(&path) {
                                 relations.push(links_to(entity, link.line, target));
@@ -1364,7 +1411,9 @@ impl<'a> Builder<'a> {
                             &tree,
                             directory_form,
                         )
-                    }) {
+                    })
+                    .or_else(|| self.from_includers(&record.path, target, &tree, directory_form))
+                {
                     Some(found) => found,
                     None => {
                         // A file the code names is one a build step writes (or reads).
@@ -2044,6 +2093,36 @@ mod tests {
             .collect();
         assert!(targets.contains(&"module:lib/pkg/tools.py"), "{targets:?}");
         assert!(targets.contains(&"document:doc/index.rst"), "{targets:?}");
+    }
+
+    #[test]
+    fn an_included_document_links_from_where_it_is_included() {
+        let contributing = "Contributing\n============\n\n\
+            `build <../../../requirements/build.txt>`_, `here <requirements/test.txt>`_ and \
+            `gone <../../../requirements/gone.txt>`_.\n";
+        let mut files = vec![
+            ("CONTRIBUTING.rst", contributing),
+            ("requirements/build.txt", "x\n"),
+            ("requirements/test.txt", "x\n"),
+            ("doc/source/conf.py", "project = 'p'\n"),
+            (
+                "doc/source/index.rst",
+                "P\n=\n\n.. toctree::\n\n   development/contribute\n",
+            ),
+        ];
+        let alone = broken_links(&snapshot_of(&files));
+        assert_eq!(alone.len(), 3, "{alone:#?}");
+        files.push((
+            "doc/source/development/contribute.rst",
+            ".. include:: ../../../CONTRIBUTING.rst\n",
+        ));
+        let s = snapshot_of(&files);
+        assert_eq!(
+            broken_links(&s),
+            [
+                "CONTRIBUTING.rst: link `../../../requirements/gone.txt` points outside the repository"
+            ]
+        );
     }
 
     #[test]

@@ -253,6 +253,7 @@ impl Walker {
             line,
             is_image,
             glob: false,
+            includes: false,
         });
     }
 }

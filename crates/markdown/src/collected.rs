@@ -73,6 +73,7 @@ impl Collected {
             line,
             is_image: false,
             glob: false,
+            includes: false,
         });
     }
 

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the output for the same input could change (it keys analysis caches).
-pub const ANALYZER_VERSION: u32 = 13;
+pub const ANALYZER_VERSION: u32 = 14;
 
 /// The markup language of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -188,6 +188,11 @@ pub struct Link {
     /// `site_path` holds the pattern, which links to every document whose name it matches.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub glob: bool,
+    /// The target's text is read into this document where the link stands (reStructuredText's
+    /// `include`, mdBook's `{{#include}}`): its relative links are then written for this
+    /// document's folder as much as for its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub includes: bool,
 }
 
 /// A label a document defines.

@@ -36,6 +36,7 @@ pub fn scan(text: &str, body_start: usize) -> Vec<Link> {
                     line: number,
                     is_image: false,
                     glob: false,
+                    includes: after[..end].trim_start().starts_with("include "),
                 });
             }
             rest = &after[end + 2..];
@@ -65,17 +66,18 @@ mod tests {
     fn file_directives_are_links_in_prose_and_code() {
         let text = "# Watch\n\n{{#include arg-watcher.md}}\n\n```rust\n{{#rustdoc_include ../listings/ch01/main.rs:here}}\n```\n\n{{#playground example.rs editable}} and {{#title Other}} {{#include ../x.rs:3:9}}\n";
         let scanned = scan(text, 0);
-        let links: Vec<(&str, u32)> = scanned
+        let links: Vec<(&str, u32, bool)> = scanned
             .iter()
-            .map(|l| (l.target.as_str(), l.line))
+            .map(|l| (l.target.as_str(), l.line, l.includes))
             .collect();
+        // `include` reads the file's text into the page; the others show it as code.
         assert_eq!(
             links,
             [
-                ("arg-watcher.md", 3),
-                ("../listings/ch01/main.rs", 6),
-                ("example.rs", 9),
-                ("../x.rs", 9),
+                ("arg-watcher.md", 3, true),
+                ("../listings/ch01/main.rs", 6, false),
+                ("example.rs", 9, false),
+                ("../x.rs", 9, true),
             ]
         );
     }

@@ -110,6 +110,7 @@ fn toctree_link(entry: &str, line: u32) -> Link {
         line,
         is_image: false,
         glob: target.contains(['*', '?', '[']),
+        includes: false,
     }
 }
 

@@ -365,7 +365,13 @@ impl Walker {
             // `image:: a.*` lets the builder pick a format: no one file to check.
             if !argument.is_empty() && !argument.contains('*') {
                 let is_image = matches!(directive.as_str(), "image" | "figure");
+                let before = self.out.links.len();
                 self.link(argument, number, is_image, false);
+                if directive == "include"
+                    && let Some(link) = self.out.links.get_mut(before)
+                {
+                    link.includes = true;
+                }
             }
             return content(if directive == "figure" {
                 Content::Text
@@ -492,6 +498,7 @@ impl Walker {
             line,
             is_image,
             glob: false,
+            includes: false,
         });
     }
 
@@ -512,6 +519,7 @@ impl Walker {
             line,
             is_image: false,
             glob: true,
+            includes: false,
         });
     }
 
@@ -958,6 +966,25 @@ Visit https://flask.palletsprojects.com/ or `the docs <https://docs.example.org>
         let targets: Vec<&str> = facts.links.iter().map(|l| l.target.as_str()).collect();
         assert_eq!(targets, ["guide.html", "api.html"]);
         assert!(facts.body.contains("search"), "{}", facts.body);
+    }
+
+    #[test]
+    fn an_include_reads_the_file_into_the_document() {
+        let text = ".. include:: ../../CONTRIBUTING.rst\n\n.. include::\n\n.. literalinclude:: ../x.py\n\n.. image:: a.png\n";
+        let facts = analyze(text, "contribute");
+        let links: Vec<(&str, bool)> = facts
+            .links
+            .iter()
+            .map(|l| (l.target.as_str(), l.includes))
+            .collect();
+        assert_eq!(
+            links,
+            [
+                ("../../CONTRIBUTING.rst", true),
+                ("../x.py", false),
+                ("a.png", false)
+            ]
+        );
     }
 
     #[test]

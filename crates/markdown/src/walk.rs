@@ -315,6 +315,7 @@ impl Walker<'_, '_> {
             line: self.lines.line_of(offset),
             is_image,
             glob: false,
+            includes: false,
         });
     }
 
@@ -336,6 +337,7 @@ impl Walker<'_, '_> {
                 label: None,
                 is_image: false,
                 glob: false,
+                includes: false,
             });
         }
     }

@@ -15,6 +15,7 @@ fn link(target: &str, path: Option<&str>, fragment: Option<&str>, line: u32) -> 
         line,
         is_image: false,
         glob: false,
+        includes: false,
     }
 }
 
