@@ -1104,7 +1104,7 @@ impl<'a> Builder<'a> {
     /// there, so a link written for the including page is not broken
     /// (`../../../requirements/x.txt` in a root `CONTRIBUTING.rst` that
     /// `doc/source/development/contribute.rst` includes).
-    fn from_includers(
+    fn read_from_includers(
         &self,
         from: &RelPath,
         target: &str,
@@ -1348,7 +1348,7 @@ impl<'a> Builder<'a> {
                     match self
                         .rendered_link(&record.path, target, None, &tree, directory_form)
                         .or_else(|| {
-                            self.from_includers(&record.path, target, &tree, directory_form)
+                            self.read_from_includers(&record.path, target, &tree, directory_form)
                         }) {
                         Some(Found::File(path)) => {
                             if let Some(entity) = self.entity_at(&path) {
@@ -1412,8 +1412,9 @@ impl<'a> Builder<'a> {
                             directory_form,
                         )
                     })
-                    .or_else(|| self.from_includers(&record.path, target, &tree, directory_form))
-                {
+                    .or_else(|| {
+                        self.read_from_includers(&record.path, target, &tree, directory_form)
+                    }) {
                     Some(found) => found,
                     None => {
                         // A file the code names is one a build step writes (or reads).
