@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 20;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 21;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -723,7 +723,10 @@ impl<'a> Builder<'a> {
                     via: Some(import.specifier.clone()),
                 });
             }
-            if resolution == ImportResolution::Unresolved && !is_build_output(&import.specifier) {
+            if resolution == ImportResolution::Unresolved
+                && !is_build_output(&import.specifier)
+                && !names_excluded_secret(&import.specifier)
+            {
                 diagnostics.push(Diagnostic::new(
                     "unresolved-import",
                     Severity::Warning,
@@ -1765,6 +1768,15 @@ fn rendered_image_script(name: &str) -> Option<&str> {
 
 /// Whether a file lies where sphinx-gallery sources are kept: example code, or a `galleries/`
 /// directory.
+/// Whether an import names a module the walk never reads because a part of its name looks
+/// like a secret store (`mod credentials;`, `from .secrets import token`, see
+/// [`crate::walk::looks_like_secret`]): the file may well be there, unread on purpose.
+fn names_excluded_secret(specifier: &str) -> bool {
+    specifier
+        .split(['/', '.', ':', '\\'])
+        .any(|segment| !segment.is_empty() && crate::walk::looks_like_secret(segment))
+}
+
 fn is_gallery_path(path: &RelPath) -> bool {
     doc_bridge_model::file_role::file_role(path)
         == Some(doc_bridge_model::file_role::FileRole::Example)
@@ -1941,6 +1953,21 @@ mod tests {
             "sphx_glr_x_1a.png",
         ] {
             assert_eq!(rendered_image_script(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn imports_of_modules_the_walk_leaves_unread_are_no_findings() {
+        for specifier in [
+            "credentials",
+            "crate::auth::credential",
+            "./secrets/token",
+            ".secret_service",
+        ] {
+            assert!(names_excluded_secret(specifier), "{specifier}");
+        }
+        for specifier in ["crate::auth::token", "./store", "keyring"] {
+            assert!(!names_excluded_secret(specifier), "{specifier}");
         }
     }
 

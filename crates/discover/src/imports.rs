@@ -63,6 +63,17 @@ pub struct Resolver<'a> {
 /// An import's resolution and targets.
 pub type Resolved = (ImportResolution, Vec<EntityId>);
 
+/// Where the package path starts among a JVM module's directory names: after the first
+/// `java`, `kotlin`, `scala` or `groovy` directory that follows `src/<source set>/`
+/// (`src/main/java/`, `src/commonMain/kotlin/`, `src/androidTest/java/`); `None` for another
+/// layout. A package may hold those names too (`okhttp3/java/net/`): the first one after
+/// `src/` is the root.
+fn jvm_package_start(names: &[&str]) -> Option<usize> {
+    let src = names.iter().position(|name| *name == "src")?;
+    let language = names.get(src + 2)?;
+    matches!(*language, "java" | "kotlin" | "scala" | "groovy").then_some(src + 3)
+}
+
 const JS_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "d.ts", "js", "jsx", "mjs", "cjs"];
 
 /// The sources a compiled Python extension module is built from (Cython, and the templates
@@ -146,8 +157,18 @@ impl<'a> Resolver<'a> {
         let mut jvm_pairs = HashSet::new();
         for dir in jvm_dirs.values().flat_map(BTreeMap::keys) {
             let names: Vec<&str> = dir.as_str().split('/').collect();
-            for pair in names.windows(2) {
-                jvm_pairs.insert(pair.join("/"));
+            match jvm_package_start(&names) {
+                // Below a known source root, the package's first two names only.
+                Some(start) => {
+                    if let Some(pair) = names.get(start..start + 2) {
+                        jvm_pairs.insert(pair.join("/"));
+                    }
+                }
+                None => {
+                    for pair in names.windows(2) {
+                        jvm_pairs.insert(pair.join("/"));
+                    }
+                }
             }
         }
         let python_modules: Vec<&RelPath> = modules
@@ -573,9 +594,19 @@ impl<'a> Resolver<'a> {
         let Some(first) = segments.first() else {
             return (ImportResolution::External, Vec::new());
         };
+        // The crate a file belongs to: the nearest `lib.rs` or `main.rs` up its folders (a
+        // binary whose `[[bin]] path` is `crates/core/main.rs`, `src/bin/tool/main.rs`), else
+        // the crate root of the nearest package.
         let crate_root = || {
             let mut dir = from.parent();
             loop {
+                let nearest = ["lib.rs", "main.rs"]
+                    .iter()
+                    .filter_map(|name| dir.join(name))
+                    .find(|path| self.is_module(path));
+                if nearest.is_some() {
+                    return nearest;
+                }
                 if let Some(root) = self.cargo_roots.get(&dir) {
                     return root.clone();
                 }
@@ -807,7 +838,11 @@ mod tests {
     use doc_bridge_model::ContentHash;
     use doc_bridge_model::snapshot::Ecosystem;
 
+    /// A path; `""` is the repository root.
     fn p(s: &str) -> RelPath {
+        if s.is_empty() {
+            return RelPath::root();
+        }
         RelPath::new(s).unwrap()
     }
 
@@ -829,6 +864,31 @@ mod tests {
 
     fn ids(resolved: &Resolved) -> Vec<&str> {
         resolved.1.iter().map(EntityId::as_str).collect()
+    }
+
+    #[test]
+    fn rust_crate_paths_start_at_the_nearest_crate_root() {
+        // ripgrep: the root package's binary is `[[bin]] path = "crates/core/main.rs"`.
+        let modules = vec![
+            p("crates/core/main.rs"),
+            p("crates/core/flags/mod.rs"),
+            p("crates/core/flags/defs.rs"),
+            p("crates/core/flags/complete/bash.rs"),
+            p("crates/grep/src/lib.rs"),
+            p("crates/grep/src/search.rs"),
+        ];
+        let packages = vec![
+            package("ripgrep", "", Ecosystem::Cargo),
+            package("grep", "crates/grep", Ecosystem::Cargo),
+        ];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new());
+        let use_ = |from: &str, specifier: &str| {
+            r.resolve(Language::Rust, &p(from), specifier, &[], false)
+        };
+        let resolved = use_("crates/core/flags/complete/bash.rs", "crate::flags::defs");
+        assert_eq!(ids(&resolved), ["module:crates/core/flags/defs.rs"]);
+        let resolved = use_("crates/grep/src/search.rs", "crate::search");
+        assert_eq!(ids(&resolved), ["module:crates/grep/src/search.rs"]);
     }
 
     #[test]
@@ -1211,6 +1271,30 @@ mod tests {
             kt("kotlinx.coroutines.launch"),
             (ImportResolution::External, vec![])
         );
+    }
+
+    #[test]
+    fn a_jvm_package_is_read_below_its_source_root() {
+        // okhttp's `okhttp3.java.net.cookiejar` declares nothing under `java.net`.
+        let modules = vec![
+            p("cookiejar/src/main/kotlin/okhttp3/java/net/cookiejar/JavaNetCookieJar.kt"),
+            p("legacy/com/acme/tools/Tool.java"),
+        ];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new());
+        let kt = |s: &str| r.resolve(Language::Kotlin, &modules[0], s, &[], false).0;
+        assert_eq!(kt("java.net.InetAddress"), ImportResolution::External);
+        assert_eq!(kt("okhttp3.java.Gone"), ImportResolution::Unresolved);
+        // Another layout: any two names on the way may be the package's.
+        assert_eq!(kt("acme.tools.Gone"), ImportResolution::Unresolved);
+        assert_eq!(
+            jvm_package_start(&["src", "main", "java", "com", "x"]),
+            Some(3)
+        );
+        assert_eq!(
+            jvm_package_start(&["a", "src", "jvmTest", "kotlin", "k"]),
+            Some(4)
+        );
+        assert_eq!(jvm_package_start(&["src", "com", "x"]), None);
     }
 
     #[test]
