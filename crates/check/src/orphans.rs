@@ -153,11 +153,12 @@ fn is_capitalised_note(stem: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
 }
 
-/// Whether a document is a page's template (`index.rst.template`, `guide.rst.tpl`): an input of
-/// the build; the pages it renders are what readers reach, and those have no file to judge.
+/// Whether a document is a page's template (`index.rst.template`, `guide.rst.tpl`, a change
+/// log tool's `template.rst`): an input of the build; the pages it renders are what readers
+/// reach, and those have no file to judge.
 fn is_page_template(path: &RelPath) -> bool {
     let name = path.file_name().to_ascii_lowercase();
-    name.ends_with(".template") || name.ends_with(".tpl")
+    name.ends_with(".template") || name.ends_with(".tpl") || path.file_stem() == "template"
 }
 
 /// Whether a document lies in a DocC catalog (`X.docc/`): DocC builds the catalog's navigation
@@ -354,6 +355,7 @@ mod tests {
                 document("docs/changes/io.fits/19939.bugfix.rst"),
                 document("docs/templates-guide.md"),
                 document("doc/index.rst.template"),
+                document("tools/news/template.rst"),
                 document("galleries/plot_types/3D/GALLERY_HEADER.rst"),
                 document("docs/gallery-header-notes.md"),
                 document("HOW_TO_RELEASE.md"),

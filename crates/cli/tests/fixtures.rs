@@ -336,7 +336,7 @@ fn java_project_imports_resolve_by_package_path() {
             ("com.example.util.Strings", "internal"),
             ("com.example.util.*", "internal"),
             ("com.example.util.Strings", "internal"),
-            ("com.example.missing.Gone", "unresolved"),
+            ("com.example.app.missing.Gone", "unresolved"),
         ]
     );
     // `Strings.trim` in the README is a member; the mention resolves to its module.

@@ -63,6 +63,27 @@ pub struct Resolver<'a> {
 /// An import's resolution and targets.
 pub type Resolved = (ImportResolution, Vec<EntityId>);
 
+/// Top-level names of reverse-domain packages (`com.squareup`, `org.apache`): an organisation
+/// publishes many libraries under its domain, so a repository owns the third name too.
+const REVERSE_DOMAINS: &[&str] = &[
+    "com", "org", "net", "io", "dev", "edu", "gov", "me", "co", "app", "ai", "uk", "de", "fr",
+    "nl", "ch", "jp", "cn", "ru", "us", "ca", "au", "it", "es", "se", "be", "at", "pl", "br",
+];
+
+/// The names of a JVM package a repository owns when it declares classes in it: the first
+/// three of a reverse-domain package (`com/squareup/okhttp3`), else the first two
+/// (`okhttp3/internal`); a shorter package whole, if it has two names or more.
+fn jvm_owned_prefix<'n>(package: &'n [&'n str]) -> Option<&'n [&'n str]> {
+    let first = package.first()?;
+    let owned = if REVERSE_DOMAINS.contains(first) {
+        3
+    } else {
+        2
+    };
+    let prefix = &package[..owned.min(package.len())];
+    (prefix.len() >= 2).then_some(prefix)
+}
+
 /// Where the package path starts among a JVM module's directory names: after the first
 /// `java`, `kotlin`, `scala` or `groovy` directory that follows `src/<source set>/`
 /// (`src/main/java/`, `src/commonMain/kotlin/`, `src/androidTest/java/`); `None` for another
@@ -157,17 +178,14 @@ impl<'a> Resolver<'a> {
         let mut jvm_pairs = HashSet::new();
         for dir in jvm_dirs.values().flat_map(BTreeMap::keys) {
             let names: Vec<&str> = dir.as_str().split('/').collect();
-            match jvm_package_start(&names) {
-                // Below a known source root, the package's first two names only.
-                Some(start) => {
-                    if let Some(pair) = names.get(start..start + 2) {
-                        jvm_pairs.insert(pair.join("/"));
-                    }
-                }
-                None => {
-                    for pair in names.windows(2) {
-                        jvm_pairs.insert(pair.join("/"));
-                    }
+            // Below a known source root, the package's start only; else any folder may be.
+            let starts = match jvm_package_start(&names) {
+                Some(start) => start..start + 1,
+                None => 0..names.len(),
+            };
+            for start in starts {
+                if let Some(prefix) = names.get(start..).and_then(jvm_owned_prefix) {
+                    jvm_pairs.insert(prefix.join("/"));
                 }
             }
         }
@@ -214,9 +232,17 @@ impl<'a> Resolver<'a> {
                         .or_insert(root_file);
                 }
                 Ecosystem::Python => {
-                    resolver
-                        .python_names
-                        .insert(package.name.replace('-', "_").to_lowercase());
+                    // A project kept as a test's input (`test/ecosystem/httpx/`) does not make
+                    // its name this repository's: `import httpx` elsewhere is the installed one.
+                    use doc_bridge_model::file_role::{FileRole, file_role};
+                    if !matches!(
+                        file_role(&package.manifest),
+                        Some(FileRole::Test | FileRole::Fixture | FileRole::Example)
+                    ) {
+                        resolver
+                            .python_names
+                            .insert(package.name.replace('-', "_").to_lowercase());
+                    }
                     if let Some(src) = package.path.join("src") {
                         python_roots.insert(src);
                     }
@@ -1062,6 +1088,24 @@ mod tests {
     }
 
     #[test]
+    fn a_python_project_kept_as_test_input_does_not_own_its_name() {
+        let modules = vec![
+            p("test/ecosystem/httpx/httpx/__init__.py"),
+            p("scripts/fetch.py"),
+            p("tools/lint/lint/__init__.py"),
+        ];
+        let packages = vec![
+            package("httpx", "test/ecosystem/httpx", Ecosystem::Python),
+            package("lint", "tools/lint", Ecosystem::Python),
+        ];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new());
+        let import = |s: &str| r.resolve(Language::Python, &modules[1], s, &[], false).0;
+        assert_eq!(import("httpx.gone"), ImportResolution::External);
+        // The repository's own project still owns its name.
+        assert_eq!(import("lint.gone"), ImportResolution::Unresolved);
+    }
+
+    #[test]
     fn python_relative_imports_and_submodules() {
         let modules = vec![
             p("src/pkg/__init__.py"),
@@ -1279,11 +1323,19 @@ mod tests {
         let modules = vec![
             p("cookiejar/src/main/kotlin/okhttp3/java/net/cookiejar/JavaNetCookieJar.kt"),
             p("legacy/com/acme/tools/Tool.java"),
+            p("maven-tests/src/main/java/com/squareup/okhttp3/maventest/App.java"),
         ];
         let r = Resolver::new(&modules, &[], &BTreeMap::new());
         let kt = |s: &str| r.resolve(Language::Kotlin, &modules[0], s, &[], false).0;
         assert_eq!(kt("java.net.InetAddress"), ImportResolution::External);
         assert_eq!(kt("okhttp3.java.Gone"), ImportResolution::Unresolved);
+        // A reverse-domain package is owned to its third name: Square's other libraries are
+        // not this repository's.
+        assert_eq!(kt("com.squareup.moshi.Moshi"), ImportResolution::External);
+        assert_eq!(
+            kt("com.squareup.okhttp3.Gone"),
+            ImportResolution::Unresolved
+        );
         // Another layout: any two names on the way may be the package's.
         assert_eq!(kt("acme.tools.Gone"), ImportResolution::Unresolved);
         assert_eq!(
@@ -1295,6 +1347,25 @@ mod tests {
             Some(4)
         );
         assert_eq!(jvm_package_start(&["src", "com", "x"]), None);
+        // Kotlin Multiplatform: `expect` and `actual` in source sets of one project are one
+        // class; the same path in two projects is ambiguous.
+        let modules = vec![
+            p("okhttp/src/jvmMain/kotlin/okhttp3/internal/Registry.kt"),
+            p("okhttp/src/androidMain/kotlin/okhttp3/internal/Registry.kt"),
+            p("okhttp/src/main/kotlin/okhttp3/Client.kt"),
+            p("one/src/main/java/okhttp3/Twin.java"),
+            p("two/src/main/java/okhttp3/Twin.java"),
+        ];
+        let r = Resolver::new(&modules, &[], &BTreeMap::new());
+        let kt = |s: &str| r.resolve(Language::Kotlin, &modules[2], s, &[], false);
+        assert_eq!(
+            ids(&kt("okhttp3.internal.Registry")),
+            [
+                "module:okhttp/src/androidMain/kotlin/okhttp3/internal/Registry.kt",
+                "module:okhttp/src/jvmMain/kotlin/okhttp3/internal/Registry.kt"
+            ]
+        );
+        assert_eq!(kt("okhttp3.Twin").0, ImportResolution::Unresolved);
     }
 
     #[test]

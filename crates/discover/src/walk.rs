@@ -14,7 +14,17 @@ use doc_bridge_store::artifact::TEMP_PREFIX;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
-/// Directory names never walked, at any depth.
+/// Whether a directory the walk would skip by its name is source after all: a Python package
+/// (it holds `__init__.py`: pip's `_internal/operations/build/`), never build output.
+fn is_source_package(dir: &Path) -> bool {
+    dir.join("__init__.py").is_file()
+}
+
+/// Output directory names (`build`, `dist`, `coverage`) that may also name a source package.
+const OUTPUT_DIRS: &[&str] = &["dist", "build", "coverage"];
+
+/// Directory names never walked, at any depth (but a Python package named `build`, `dist` or
+/// `coverage`, [`is_source_package`]).
 pub const ALWAYS_SKIPPED_DIRS: &[&str] = &[
     ".git",
     ".doc-bridge",
@@ -227,7 +237,10 @@ fn admit(root: &Path, excludes: &Option<Gitignore>, entry: &DirEntry) -> bool {
     }
     let name = entry.file_name().to_string_lossy();
     let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-    if is_dir && ALWAYS_SKIPPED_DIRS.contains(&name.as_ref()) {
+    if is_dir
+        && ALWAYS_SKIPPED_DIRS.contains(&name.as_ref())
+        && !(OUTPUT_DIRS.contains(&name.as_ref()) && is_source_package(entry.path()))
+    {
         return false;
     }
     if !is_dir && name.starts_with(TEMP_PREFIX) {
@@ -255,6 +268,7 @@ fn admit(root: &Path, excludes: &Option<Gitignore>, entry: &DirEntry) -> bool {
 /// Used by the watch loop to drop file events the walk would never admit.
 #[derive(Debug, Clone)]
 pub struct PathRules {
+    root: std::path::PathBuf,
     excludes: Option<Gitignore>,
 }
 
@@ -262,6 +276,7 @@ impl PathRules {
     /// The rules of a walk of `root` with these options.
     pub fn new(root: &Path, options: &WalkOptions) -> Self {
         PathRules {
+            root: root.to_path_buf(),
             excludes: build_excludes(root, &options.exclude),
         }
     }
@@ -275,7 +290,11 @@ impl PathRules {
         let last = parts.len() - 1;
         for (i, name) in parts.iter().enumerate() {
             let dir = i < last || is_dir;
-            if dir && ALWAYS_SKIPPED_DIRS.contains(name) {
+            if dir
+                && ALWAYS_SKIPPED_DIRS.contains(name)
+                && !(OUTPUT_DIRS.contains(name)
+                    && is_source_package(&self.root.join(parts[..=i].join("/"))))
+            {
                 return false;
             }
             if !dir && name.starts_with(TEMP_PREFIX) {
@@ -438,6 +457,34 @@ mod tests {
         for name in ["environment.md", "keys.md", "keyboard.ts"] {
             assert!(!looks_like_secret(name), "{name}");
         }
+    }
+
+    #[test]
+    fn a_python_package_named_build_is_walked_and_build_output_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str| {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x = 1\n").unwrap();
+        };
+        write("src/pip/operations/build/__init__.py");
+        write("src/pip/operations/build/wheel.py");
+        write("build/lib/pip/x.py");
+        write("dist/__main__.py");
+        let walked = walk(dir.path(), &WalkOptions::default()).unwrap();
+        let paths: Vec<&str> = walked.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "src/pip/operations/build/__init__.py",
+                "src/pip/operations/build/wheel.py"
+            ]
+        );
+        let rules = PathRules::new(dir.path(), &WalkOptions::default());
+        let admits = |path: &str| rules.admits(&RelPath::new(path).unwrap(), false);
+        assert!(admits("src/pip/operations/build/wheel.py"));
+        assert!(!admits("build/lib/pip/x.py"));
+        assert!(!admits("node_modules/p/__init__.py"));
     }
 
     #[test]

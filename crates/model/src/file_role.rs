@@ -4,13 +4,14 @@
 //! them: `search "session tests"`).
 //!
 //! The conventions are the common ones across ecosystems: directories (`tests/`, `__tests__/`,
-//! `spec/`, `fixtures/`, `testdata/`, `examples/`, `playground/`, `vendor/`, `third_party/`,
+//! `spec/`, `fixtures/`, `testdata/`, `examples/`, `playground/`, `vendor/`, `_vendor/`, `third_party/`,
 //! `generated/`) and file names (`test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`,
 //! `x.spec.js`, `conftest.py`, `x.min.js`, `x_pb2.py`, `x.pb.go`, `CHANGELOG.md`); source
 //! files kept under a documentation or tutorial directory (`docs/`, `docs_src/`, `tutorial/`)
 //! are examples. A path gets the role of its first matching convention, directories from the
 //! root first (a fixture directory anywhere on the way wins: `tests/fixtures/` holds fixtures).
-//! Change log entries include news fragments named as towncrier names them (`19939.bugfix.rst`).
+//! Change log entries include news fragments named as towncrier names them (`19939.bugfix.rst`,
+//! and in a `news/` folder `certifi.vendor.rst`).
 //!
 //! Roles are recorded in indexes and decide findings, so a change to these rules must bump
 //! discovery's `SNAPSHOT_BUILD_VERSION`: an index built under the old rules is then stale.
@@ -162,6 +163,8 @@ const GENERATED_DIRS: &[&str] = &["generated", ".generated", "__generated__", "g
 const VENDORED_DIRS: &[&str] = &[
     "vendor",
     "vendored",
+    "_vendor",
+    "_vendored",
     "third_party",
     "third-party",
     "thirdparty",
@@ -232,6 +235,11 @@ pub fn file_role(path: &RelPath) -> Option<FileRole> {
     }
     if let Some(role) = name_role(name) {
         return Some(role);
+    }
+    if dirs.last().is_some_and(|dir| dir == "news")
+        && is_named_news_fragment(&name.to_ascii_lowercase())
+    {
+        return Some(FileRole::Changelog);
     }
     // Code kept with the documentation or a tutorial is there to be shown
     // (`docs_src/tutorial001.py`, `docs/examples/app.ts`, `tutorial/step-3/App.js`): an example.
@@ -340,6 +348,35 @@ fn is_news_fragment(name: &str) -> bool {
         && extension_ok
 }
 
+/// The fragment types towncrier projects configure most (its defaults and pip's, attrs',
+/// pytest's additions).
+const NEWS_TYPES: &[&str] = &[
+    "feature",
+    "bugfix",
+    "doc",
+    "removal",
+    "misc",
+    "vendor",
+    "process",
+    "trivial",
+    "deprecation",
+    "breaking",
+    "security",
+    "performance",
+    "improvement",
+    "packaging",
+    "contrib",
+];
+
+/// Whether a (lowercased) file name in a `news/` folder is a fragment named for what it is
+/// about rather than an issue number: `certifi.vendor.rst`, `<name>.<type>.<ext>` with a type
+/// towncrier projects use.
+fn is_named_news_fragment(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('.').collect();
+    matches!(parts.as_slice(), [topic, kind, "rst" | "md" | "txt"]
+        if !topic.is_empty() && NEWS_TYPES.contains(kind))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -405,6 +442,10 @@ mod tests {
         assert_eq!(role("static/app.min.js"), Some(FileRole::Generated));
         assert_eq!(role("api/service_pb2.py"), Some(FileRole::Generated));
         assert_eq!(role("vendor/github.com/x/y.go"), Some(FileRole::Vendored));
+        assert_eq!(
+            role("src/pip/_vendor/msgpack/__init__.py"),
+            Some(FileRole::Vendored)
+        );
         assert_eq!(role("CHANGELOG.md"), Some(FileRole::Changelog));
         assert_eq!(
             role("packages/svelte/CHANGELOG-pre-5.md"),
@@ -424,10 +465,17 @@ mod tests {
             "doc/whats_new/upcoming_changes/sklearn.svm/31022.fix.rst",
             "changes/1234.feature.2.md",
             "newsfragments/fix-typo.doc",
+            "news/certifi.vendor.rst",
         ] {
             assert_eq!(role(fragment), Some(FileRole::Changelog), "{fragment}");
         }
-        for not_a_fragment in ["docs/2024.intro.html", "docs/12.rst", "docs/v1.2.rst"] {
+        for not_a_fragment in [
+            "docs/2024.intro.html",
+            "docs/12.rst",
+            "docs/v1.2.rst",
+            "docs/certifi.vendor.rst",
+            "news/release.notes.rst",
+        ] {
             assert_eq!(role(not_a_fragment), None, "{not_a_fragment}");
         }
     }

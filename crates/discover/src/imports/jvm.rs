@@ -11,6 +11,9 @@ impl Resolver<'_> {
     /// module whose path ends with `a/b/C.EXT` for the first of `extensions` that has one (the
     /// source root above it is the project's layout, not the language's), when exactly one
     /// does; a package is every Java and Kotlin module of the directories ending with `a/b`.
+    /// Several such modules are one class when they are the source sets of one project
+    /// (Kotlin Multiplatform's `expect` and `actual` declarations in `src/jvmMain/kotlin/`,
+    /// `src/androidMain/kotlin/`): all are the targets. Otherwise several are unresolved.
     /// A Kotlin file may hold any number of classes and top-level functions whatever its name:
     /// failing a file of the class's name, the Kotlin modules of the package's directories
     /// that declare the name are the targets. A name that nothing here declares is external,
@@ -34,6 +37,10 @@ impl Resolver<'_> {
                 match self.modules_ending_with(&rel).as_slice() {
                     [only] => return (ImportResolution::Internal, vec![EntityId::module(only)]),
                     [] => {}
+                    several if one_project_source_sets(several) => {
+                        let targets = several.iter().map(|m| EntityId::module(m)).collect();
+                        return (ImportResolution::Internal, targets);
+                    }
                     _ => return (ImportResolution::Unresolved, Vec::new()),
                 }
             }
@@ -74,10 +81,14 @@ impl Resolver<'_> {
             .unwrap_or_default()
     }
 
-    /// Unresolved when this repository declares classes under the package's first two names
-    /// (`com.example.missing.Gone` in a repository of `com/example/...`), else external.
+    /// Unresolved when this repository declares classes under the package's owned names
+    /// (`com.example.app.missing.Gone` in a repository of `com/example/app/...`,
+    /// `okhttp3.gone.X` in one of `okhttp3/internal/...`: [`super::jvm_owned_prefix`]), else
+    /// external (`com.squareup.moshi` in okhttp's `com/squareup/okhttp3`).
     fn jvm_miss(&self, package: &[&str]) -> ImportResolution {
-        if package.len() >= 2 && self.jvm_pairs.contains(&package[..2].join("/")) {
+        if super::jvm_owned_prefix(package)
+            .is_some_and(|prefix| self.jvm_pairs.contains(&prefix.join("/")))
+        {
             ImportResolution::Unresolved
         } else {
             ImportResolution::External
@@ -109,4 +120,20 @@ pub(super) fn ends_with_path(path: &RelPath, rel: &str) -> bool {
             .as_str()
             .strip_suffix(rel)
             .is_some_and(|head| head.ends_with('/'))
+}
+
+/// Whether modules lie in source sets of one project: each below a known source root
+/// (`src/<set>/<language>/`, [`super::jvm_package_start`]), with the same folders before
+/// `src/` and the same path after the root.
+fn one_project_source_sets(modules: &[&RelPath]) -> bool {
+    let split = |module: &RelPath| {
+        let names: Vec<&str> = module.as_str().split('/').collect();
+        let start = super::jvm_package_start(&names)?;
+        Some((names[..start - 3].join("/"), names[start..].join("/")))
+    };
+    let mut parts = modules.iter().map(|m| split(m));
+    let Some(Some(first)) = parts.next() else {
+        return false;
+    };
+    parts.all(|part| part.as_ref() == Some(&first))
 }
