@@ -20,8 +20,10 @@
 //!
 //! A package of benchmarks, fuzz targets or stress tests (its manifest under a `bench/`,
 //! `benches/`, `benchmarks/`, `fuzz/` or `stress-test/` directory: tokio's `benches/Cargo.toml`,
-//! cargo-fuzz's `fuzz/Cargo.toml`) exercises the code for its developers; no document needs to
-//! cover it, so its `uncovered-package` is not a finding.
+//! cargo-fuzz's `fuzz/Cargo.toml`), a test application (a folder named with the word `test`,
+//! `tests`, `testing`, `e2e` or `bench`: `android-test-app`, `maven-tests`) or a build's own
+//! logic (`buildSrc/`, `build-logic/`) exercises or builds the code for its developers; no
+//! document needs to cover it, so its `uncovered-package` is not a finding.
 
 use std::collections::HashMap;
 
@@ -97,12 +99,27 @@ const EXERCISE_DIRS: &[&str] = &[
     "stress_tests",
 ];
 
-/// Whether a file lies under a benchmark, fuzzing or stress-test directory.
+/// Words in a package folder's name (split at `-`, `_` and `.`) that say the package exercises
+/// or builds the code rather than ships it: okhttp's `android-test-app`, `maven-tests`,
+/// `okhttp-osgi-tests`.
+const EXERCISE_WORDS: &[&str] = &["test", "tests", "testing", "e2e", "bench", "benchmarks"];
+
+/// Folders of a Gradle build's own logic (convention plugins), which no reader needs a page on.
+const BUILD_LOGIC_DIRS: &[&str] = &["buildsrc", "build-logic", "build_logic"];
+
+/// Whether a file lies under a benchmark, fuzzing or stress-test directory, or its folder's
+/// name says it is a test application or a build's own logic.
 fn is_exercise(path: &doc_bridge_model::RelPath) -> bool {
     let text = path.as_str();
     let mut dirs = text.split('/');
     dirs.next_back();
-    dirs.any(|dir| EXERCISE_DIRS.contains(&dir.to_ascii_lowercase().as_str()))
+    let dirs: Vec<String> = dirs.map(str::to_ascii_lowercase).collect();
+    let folder = dirs.last().map_or("", String::as_str);
+    dirs.iter().any(|dir| EXERCISE_DIRS.contains(&dir.as_str()))
+        || BUILD_LOGIC_DIRS.contains(&folder)
+        || folder
+            .split(['-', '_', '.'])
+            .any(|word| EXERCISE_WORDS.contains(&word))
 }
 
 #[cfg(test)]
@@ -185,6 +202,10 @@ mod tests {
                 finding("uncovered-package", "tokio/fuzz/Cargo.toml"),
                 finding("uncovered-package", "stress-test/Cargo.toml"),
                 finding("uncovered-package", "benchmarking/Cargo.toml"),
+                finding("uncovered-package", "android-test-app/build.gradle.kts"),
+                finding("uncovered-package", "okhttp-osgi-tests/build.gradle.kts"),
+                finding("uncovered-package", "build-logic/settings.gradle.kts"),
+                finding("uncovered-package", "packages/contest/package.json"),
                 finding("unresolved-import", "benches/src/lib.rs"),
                 finding("broken-link", "docs/ref/templates/language.txt"),
                 finding("orphan-document", "gen/Template/page.md"),
@@ -199,6 +220,7 @@ mod tests {
             [
                 "uncovered-package packages/templatex/package.json",
                 "uncovered-package benchmarking/Cargo.toml",
+                "uncovered-package packages/contest/package.json",
                 "unresolved-import benches/src/lib.rs",
                 "broken-link docs/ref/templates/language.txt",
                 "parse-error scripts/templates/broken.js",
