@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 22;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 23;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -1120,6 +1120,39 @@ impl<'a> Builder<'a> {
         })
     }
 
+    /// A document name (a `:doc:` target, a toctree entry: no extension) read as Sphinx reads
+    /// it, from the document's folder with a `..` above the source directory staying at it
+    /// (Sphinx joins names as absolute paths): `:doc:`../topics/x`` in `user_guide.rst` at the
+    /// source root names `topics/x`.
+    fn sphinx_clamped(&self, from: &RelPath, target: &str, tree: &Tree<'_>) -> Option<Found> {
+        let name = target.rsplit('/').next().unwrap_or(target);
+        if name.contains('.') || !target.contains("..") {
+            return None;
+        }
+        let source = self
+            .sphinx_configs
+            .iter()
+            .filter(|dir| from.is_within(dir))
+            .max_by_key(|dir| dir.as_str().len())?;
+        let folder = from.parent();
+        let mut parts: Vec<&str> = folder
+            .strip_dir(source)?
+            .split('/')
+            .filter(|part| !part.is_empty())
+            .collect();
+        for part in target.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                part => parts.push(part),
+            }
+        }
+        let path = RelPath::join_normalized(source, &parts.join("/"))?;
+        crate::links::find(tree, &path, false)
+    }
+
     /// The source of a page sphinx-gallery renders into one of its gallery directories
     /// (`doc/auto_examples/a/x[.html]` from `examples/a/x.py`, or a page copied as it is;
     /// a folder's `index` from its `GALLERY_HEADER.rst` or `README.txt`). `None` for output
@@ -1352,7 +1385,9 @@ impl<'a> Builder<'a> {
                         .rendered_link(&record.path, target, None, &tree, directory_form)
                         .or_else(|| {
                             self.read_from_includers(&record.path, target, &tree, directory_form)
-                        }) {
+                        })
+                        .or_else(|| self.sphinx_clamped(&record.path, target, &tree))
+                    {
                         Some(Found::File(path)) => {
                             if let Some(entity) = self.entity_at(&path) {
                                 relations.push(links_to(entity, link.line, target));
@@ -1417,7 +1452,9 @@ impl<'a> Builder<'a> {
                     })
                     .or_else(|| {
                         self.read_from_includers(&record.path, target, &tree, directory_form)
-                    }) {
+                    })
+                    .or_else(|| self.sphinx_clamped(&record.path, target, &tree))
+                {
                     Some(found) => found,
                     None => {
                         // A file the code names is one a build step writes (or reads).
@@ -2149,6 +2186,27 @@ mod tests {
             broken_links(&s),
             [
                 "CONTRIBUTING.rst: link `../../../requirements/gone.txt` points outside the repository"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_document_name_above_the_sphinx_source_stays_at_it() {
+        let guide = "Guide\n=====\n\nSee :doc:`../topics/caching`, :doc:`../topics/gone` and \
+            `the file <../topics/caching.md>`_.\n";
+        let s = snapshot_of(&[
+            ("docs/html/conf.py", "project = 'p'\n"),
+            ("docs/html/index.rst", "P\n=\n\n.. toctree::\n\n   user_guide\n   topics/caching\n"),
+            ("docs/html/user_guide.rst", guide),
+            ("docs/html/topics/caching.md", "# Caching\n"),
+        ]);
+        // Sphinx joins `../topics/caching` from the source root to `topics/caching`; a
+        // hyperlink is a URL, read from the file's folder.
+        assert_eq!(
+            broken_links(&s),
+            [
+                "docs/html/user_guide.rst: link `../topics/caching.md` points to `docs/topics/caching.md`, which does not exist",
+                "docs/html/user_guide.rst: link `../topics/gone` points to `docs/topics/gone`, which does not exist",
             ]
         );
     }
