@@ -2196,7 +2196,10 @@ mod tests {
             `the file <../topics/caching.md>`_.\n";
         let s = snapshot_of(&[
             ("docs/html/conf.py", "project = 'p'\n"),
-            ("docs/html/index.rst", "P\n=\n\n.. toctree::\n\n   user_guide\n   topics/caching\n"),
+            (
+                "docs/html/index.rst",
+                "P\n=\n\n.. toctree::\n\n   user_guide\n   topics/caching\n",
+            ),
             ("docs/html/user_guide.rst", guide),
             ("docs/html/topics/caching.md", "# Caching\n"),
         ]);
