@@ -2035,23 +2035,7 @@ mod tests {
         .unwrap();
         std::fs::write(root.join("docs/b.md"), "---\ntitle: B\n---\nBody of b.\n").unwrap();
         std::fs::write(root.join("src/x.ts"), "export const x = 1;\n").unwrap();
-        let walked = crate::walk(root, &crate::WalkOptions::default()).unwrap();
-        let observed = crate::observe::observe_all(
-            &crate::read::RootDir::open(root).unwrap(),
-            &walked.files,
-            1 << 20,
-            &crate::analysis_cache::AnalysisCache::default(),
-            &|| {},
-        );
-        let options = BuildOptions {
-            project_name: "p".to_owned(),
-            agent_root: None,
-            area_rules: crate::areas::AreaRules {
-                depth: 1,
-                source_roots: vec!["src".to_owned()],
-            },
-            site_roots: None,
-        };
+        let (observed, options) = observe_for_build(root);
         let at = || "2026-11-30T00:00:00.000Z".to_owned();
         let copied = build_snapshot(&observed, Vec::new(), &options, &|_| false, at());
         let mut moved =
@@ -2071,15 +2055,8 @@ mod tests {
         assert!(!json.contains("More text"), "{json}");
     }
 
-    /// The snapshot of a tree of `files` (path, text), built as `index` builds it.
-    fn snapshot_of(files: &[(&str, &str)]) -> Snapshot {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        for (path, text) in files {
-            let path = root.join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
+    /// The observations of every file under `root`, and build options for them.
+    fn observe_for_build(root: &std::path::Path) -> (Vec<ObservedFile>, BuildOptions) {
         let walked = crate::walk(root, &crate::WalkOptions::default()).unwrap();
         let observed = crate::observe::observe_all(
             &crate::read::RootDir::open(root).unwrap(),
@@ -2097,6 +2074,19 @@ mod tests {
             },
             site_roots: None,
         };
+        (observed, options)
+    }
+
+    /// The snapshot of a tree of `files` (path, text), built as `index` builds it.
+    fn snapshot_of(files: &[(&str, &str)]) -> Snapshot {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (path, text) in files {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let (observed, options) = observe_for_build(root);
         let at = "2026-11-30T00:00:00.000Z".to_owned();
         build_snapshot(&observed, Vec::new(), &options, &|_| false, at).0
     }
