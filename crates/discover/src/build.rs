@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 23;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 24;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -1345,7 +1345,19 @@ impl<'a> Builder<'a> {
             let (target, site) = match (link.path.as_deref(), link.site_path.as_deref()) {
                 (Some(path), _) if !path.is_empty() => (path, false),
                 (None, Some(site_path)) => (site_path, true),
-                _ => continue,
+                _ => {
+                    // A forge URL of a file this repository holds (`https://github.com/o/r/
+                    // blob/main/Documentation/Usage.md`, written so the link works where the
+                    // README is shown outside the forge) reaches that file. Never a finding.
+                    let own = doc_bridge_markdown::forge_file_path(&link.target)
+                        .and_then(|path| RelPath::new(&path))
+                        .and_then(|path| self.entity_at(&path))
+                        .filter(|e| e.as_str().starts_with("document:"));
+                    if let Some(entity) = own {
+                        relations.push(links_to(entity, link.line, &link.target));
+                    }
+                    continue;
+                }
             };
             if crate::links::is_placeholder(target) || crate::links::is_placeholder(&link.target) {
                 continue;
@@ -2202,6 +2214,33 @@ mod tests {
                 "docs/html/user_guide.rst: link `../topics/gone` points to `docs/topics/gone`, which does not exist",
             ]
         );
+    }
+
+    #[test]
+    fn a_forge_url_of_a_document_here_links_to_it() {
+        let readme = "# A\n\n[Usage](https://github.com/o/a/blob/master/Documentation/Usage.md#x), \
+            [guide](https://github.com/o/a/blob/master/Documentation/Guide%202.md), \
+            [other](https://github.com/o/b/blob/main/docs/elsewhere.md).\n";
+        let s = snapshot_of(&[
+            ("README.md", readme),
+            ("Documentation/Usage.md", "# Usage\n"),
+            ("Documentation/Guide 2.md", "# Guide\n"),
+        ]);
+        let from = EntityId::document(&RelPath::new("README.md").unwrap());
+        let targets: Vec<&str> = s
+            .relations
+            .iter()
+            .filter(|r| r.from == from && r.kind == RelationKind::LinksTo)
+            .map(|r| r.to.as_str())
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                "document:Documentation/Guide 2.md",
+                "document:Documentation/Usage.md"
+            ]
+        );
+        assert!(broken_links(&s).is_empty());
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod collected;
 mod front_matter;
 mod lines;
 mod links;
+pub use links::forge_file_path;
 mod mdbook;
 mod myst;
 pub mod rst;

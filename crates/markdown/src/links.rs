@@ -62,6 +62,36 @@ fn has_scheme(target: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
+/// The repository path a forge's file URL names (`https://github.com/o/r/blob/main/docs/a.md`
+/// → `docs/a.md`; GitHub's `blob`, `tree` and `raw`, GitLab's `-/blob` and `-/tree`), decoded,
+/// without fragment or query; `None` for any other URL. Which repository it names is not
+/// checked here: the caller takes it as this one's only when the path exists in it.
+pub fn forge_file_path(target: &str) -> Option<String> {
+    let rest = target
+        .strip_prefix("https://")
+        .or_else(|| target.strip_prefix("http://"))?;
+    let rest = rest.split(['#', '?']).next()?;
+    let (host, rest) = rest.split_once('/')?;
+    let after_kind = match host {
+        "github.com" | "www.github.com" => {
+            let mut parts = rest.splitn(4, '/');
+            let (_owner, _repo, kind, after) =
+                (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+            matches!(kind, "blob" | "tree" | "raw").then_some(after)?
+        }
+        "gitlab.com" => {
+            let (_, after) = rest
+                .split_once("/-/blob/")
+                .or_else(|| rest.split_once("/-/tree/"))?;
+            after
+        }
+        _ => return None,
+    };
+    let (_reference, path) = after_kind.split_once('/')?;
+    let path = percent_decode(path.trim_end_matches('/'));
+    (!path.is_empty()).then_some(path)
+}
+
 /// Decodes `%XX` escapes. Malformed escapes are kept literally and byte
 /// sequences that are not UTF-8 are replaced, so decoding never fails.
 pub(crate) fn percent_decode(text: &str) -> String {
@@ -173,5 +203,35 @@ mod tests {
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
         assert_eq!(percent_decode("%C3%A9"), "é");
         assert_eq!(percent_decode("%FF"), "\u{FFFD}");
+    }
+}
+
+#[cfg(test)]
+mod forge_tests {
+    use super::forge_file_path;
+
+    #[test]
+    fn a_forge_file_url_names_a_repository_path() {
+        for (url, path) in [
+            (
+                "https://github.com/Alamofire/Alamofire/blob/master/Documentation/Usage.md#intro",
+                Some("Documentation/Usage.md"),
+            ),
+            (
+                "https://github.com/o/r/blob/master/Documentation/Alamofire%205.0%20Migration%20Guide.md",
+                Some("Documentation/Alamofire 5.0 Migration Guide.md"),
+            ),
+            ("https://github.com/o/r/tree/main/docs/", Some("docs")),
+            (
+                "https://gitlab.com/g/sub/r/-/blob/main/a/b.md?x=1",
+                Some("a/b.md"),
+            ),
+            ("https://github.com/o/r/pull/12", None),
+            ("https://github.com/o/r/blob/main", None),
+            ("https://example.org/o/r/blob/main/a.md", None),
+            ("docs/a.md", None),
+        ] {
+            assert_eq!(forge_file_path(url).as_deref(), path, "{url}");
+        }
     }
 }
