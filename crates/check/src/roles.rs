@@ -97,6 +97,12 @@ const EXERCISE_DIRS: &[&str] = &[
     "stress-tests",
     "stress_test",
     "stress_tests",
+    "test_suite",
+    "test-suite",
+    "testsuite",
+    "integration-tests",
+    "integration_tests",
+    "e2e",
 ];
 
 /// Words in a package folder's name (split at `-`, `_` and `.`) that say the package exercises
@@ -205,6 +211,7 @@ mod tests {
                 finding("uncovered-package", "android-test-app/build.gradle.kts"),
                 finding("uncovered-package", "okhttp-osgi-tests/build.gradle.kts"),
                 finding("uncovered-package", "build-logic/settings.gradle.kts"),
+                finding("uncovered-package", "test_suite/no_std/Cargo.toml"),
                 finding("uncovered-package", "packages/contest/package.json"),
                 finding("unresolved-import", "benches/src/lib.rs"),
                 finding("broken-link", "docs/ref/templates/language.txt"),

@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 24;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 25;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -990,7 +990,8 @@ impl<'a> Builder<'a> {
     }
 
     /// What a documentation build makes in place of `path`, a link target that does not exist:
-    /// a page Sphinx renders from a template its `conf.py` names (`html_additional_pages`); a
+    /// a page Sphinx renders from a template its `conf.py` names (`html_additional_pages`) or
+    /// writes in every build (`genindex`, `modindex`, `py-modindex`, `search`); a
     /// page rendered from a template beside it (`maintainer.rst.template`); what Sphinx writes
     /// to `_build/`; and what sphinx-gallery generates: the page of an example script
     /// (`gallery/animation/animate_decay[.html]`, found as the one example
@@ -1006,7 +1007,20 @@ impl<'a> Builder<'a> {
             Some("html") => RelPath::new(path.as_str().trim_end_matches(".html")),
             _ => Some(path.clone()),
         };
-        if page.is_some_and(|page| self.sphinx_additional_pages.contains(&page)) {
+        if page
+            .as_ref()
+            .is_some_and(|page| self.sphinx_additional_pages.contains(page))
+        {
+            return Some(Found::Generated);
+        }
+        // The pages every Sphinx HTML build writes at its root: the general and module indexes
+        // and the search page.
+        if page.is_some_and(|page| {
+            matches!(
+                page.file_name(),
+                "genindex" | "modindex" | "py-modindex" | "search"
+            ) && self.sphinx_configs.contains(&page.parent())
+        }) {
             return Some(Found::Generated);
         }
         // A page the build renders from a template beside it (`index.rst.template`,
@@ -1922,10 +1936,18 @@ fn is_reportable_path(path: &str) -> bool {
 }
 
 /// Directories that hold what a build or an install produces, absent from a clean checkout.
-const BUILD_OUTPUT_DIRS: &[&str] = &["dist", "build", "out", "node_modules"];
+const BUILD_OUTPUT_DIRS: &[&str] = &[
+    "dist",
+    "build",
+    "out",
+    "node_modules",
+    "generated",
+    "__generated__",
+    ".generated",
+];
 
 /// Whether a relative import reaches into a build's output (`../dist/node/cli.js`,
-/// `../node_modules/x/index.mjs`): it names nothing in the repository until the build ran, so
+/// `../node_modules/x/index.mjs`, `./generated/app`, code a script writes): it names nothing in the repository until the build ran, so
 /// it stays `unresolved` but is no finding.
 fn is_build_output(specifier: &str) -> bool {
     specifier.starts_with('.')
@@ -2026,10 +2048,17 @@ mod tests {
             "../dist/node/cli.js",
             "./build/hacks/x.js",
             "../node_modules/p/index.mjs",
+            "./generated/app",
         ] {
             assert!(is_build_output(specifier), "{specifier}");
         }
-        for specifier in ["./distance.js", "dist", "@scope/dist", "./src/builder.ts"] {
+        for specifier in [
+            "./distance.js",
+            "dist",
+            "@scope/dist",
+            "./src/builder.ts",
+            "./generator",
+        ] {
             assert!(!is_build_output(specifier), "{specifier}");
         }
     }
@@ -2244,17 +2273,25 @@ mod tests {
     }
 
     #[test]
-    fn a_page_rendered_from_a_template_is_found_by_its_template() {
+    fn a_page_rendered_from_a_template_or_by_sphinx_itself_is_found() {
         let index = "Home\n====\n\n.. toctree::\n\n   old\n   new\n   gone\n";
         let s = snapshot_of(&[
             ("doc/conf.py", "project = 'p'\n"),
             ("doc/index.rst", index),
             ("doc/old.rst.template", "Old\n===\n"),
             ("doc/new.rst.tpl", "New\n===\n"),
+            (
+                "doc/guide.md",
+                "# Guide\n\n[Index](genindex), [search](search.html), [x](guide/genindex)\n",
+            ),
         ]);
+        // Sphinx writes its indexes and search page at the build's root, not below it.
         assert_eq!(
             broken_links(&s),
-            ["doc/index.rst: link `gone` points to `doc/gone`, which does not exist"]
+            [
+                "doc/guide.md: link `guide/genindex` points to `doc/guide/genindex`, which does not exist",
+                "doc/index.rst: link `gone` points to `doc/gone`, which does not exist",
+            ]
         );
     }
 
