@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 25;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 26;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -126,7 +126,7 @@ fn build_with_bodies(
         builder.diagnostics.extend(file.diagnostics.iter().cloned());
     }
     phase("snapshot: modules and areas", || {
-        builder.modules_and_areas()
+        builder.modules_and_areas(exists)
     });
     phase("snapshot: documents", || builder.documents(exists));
     builder.file_entities();
@@ -546,7 +546,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn modules_and_areas(&mut self) {
+    fn modules_and_areas(&mut self, exists: &(dyn Fn(&RelPath) -> bool + Sync)) {
         // Taken out for the duration, so lookups can borrow them while `self` grows.
         let packages = std::mem::take(&mut self.packages);
         let roots = PackageRoots::new(&packages);
@@ -599,7 +599,7 @@ impl<'a> Builder<'a> {
             .par_iter()
             .filter_map(|file| match &file.analysis {
                 Analysis::Module(language, facts) => {
-                    Some(this.module(file, *language, facts, &resolver, &roots))
+                    Some(this.module(file, *language, facts, &resolver, &roots, exists))
                 }
                 _ => None,
             })
@@ -698,6 +698,7 @@ impl<'a> Builder<'a> {
         facts: &doc_bridge_source::SourceFacts,
         resolver: &Resolver,
         roots: &PackageRoots,
+        exists: &(dyn Fn(&RelPath) -> bool + Sync),
     ) -> ResolvedModule {
         let record = &file.record;
         let id = EntityId::module(&record.path);
@@ -726,6 +727,7 @@ impl<'a> Builder<'a> {
             if resolution == ImportResolution::Unresolved
                 && !is_build_output(&import.specifier)
                 && !names_excluded_secret(&import.specifier)
+                && !(mod_decl && rust_module_on_disk(&record.path, &import.specifier, exists))
             {
                 diagnostics.push(Diagnostic::new(
                     "unresolved-import",
@@ -1831,6 +1833,37 @@ fn rendered_image_script(name: &str) -> Option<&str> {
 
 /// Whether a file lies where sphinx-gallery sources are kept: example code, or a `galleries/`
 /// directory.
+/// Whether a Rust `mod` declaration names a file that is on disk although the walk did not
+/// read it: behind a symbolic link, which the walk never follows (serde's `src/core`, a link
+/// to another crate's sources, `#[path = "core/macros.rs"] mod macros;`), or ignored. The
+/// candidates are the `#[path]` file from the declaring file's folder, else `name.rs` and
+/// `name/mod.rs` beside it or in the folder of its name.
+fn rust_module_on_disk(
+    from: &RelPath,
+    specifier: &str,
+    exists: &(dyn Fn(&RelPath) -> bool + Sync),
+) -> bool {
+    let folder = from.parent();
+    if specifier.ends_with(".rs") {
+        return RelPath::join_normalized(&folder, specifier).is_some_and(|p| exists(&p));
+    }
+    let own_folder = match from.file_name() {
+        "mod.rs" | "lib.rs" | "main.rs" => Some(folder.clone()),
+        _ => folder.join(from.file_stem()),
+    };
+    [Some(folder), own_folder]
+        .into_iter()
+        .flatten()
+        .flat_map(|dir| {
+            [
+                dir.join(&format!("{specifier}.rs")),
+                dir.join(&format!("{specifier}/mod.rs")),
+            ]
+        })
+        .flatten()
+        .any(|path| exists(&path))
+}
+
 /// Whether an import names a module the walk never reads because a part of its name looks
 /// like a secret store (`mod credentials;`, `from .secrets import token`, see
 /// [`crate::walk::looks_like_secret`]): the file may well be there, unread on purpose.
@@ -2025,6 +2058,24 @@ mod tests {
         ] {
             assert_eq!(rendered_image_script(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn a_rust_module_behind_a_symbolic_link_is_on_disk() {
+        let on_disk = [
+            "serde/src/core/macros.rs",
+            "a/src/net/tcp.rs",
+            "a/src/util/mod.rs",
+        ];
+        let exists = |p: &RelPath| on_disk.contains(&p.as_str());
+        let lib = RelPath::new("serde/src/lib.rs").unwrap();
+        assert!(rust_module_on_disk(&lib, "core/macros.rs", &exists));
+        assert!(!rust_module_on_disk(&lib, "core/gone.rs", &exists));
+        let net = RelPath::new("a/src/net.rs").unwrap();
+        assert!(rust_module_on_disk(&net, "tcp", &exists));
+        let main = RelPath::new("a/src/main.rs").unwrap();
+        assert!(rust_module_on_disk(&main, "util", &exists));
+        assert!(!rust_module_on_disk(&main, "gone", &exists));
     }
 
     #[test]
