@@ -724,11 +724,12 @@ impl<'a> Builder<'a> {
                     via: Some(import.specifier.clone()),
                 });
             }
-            if resolution == ImportResolution::Unresolved
-                && !is_build_output(&import.specifier)
-                && !names_excluded_secret(&import.specifier)
-                && !(mod_decl && rust_module_on_disk(&record.path, &import.specifier, exists))
-            {
+            // Unresolved, but nothing to report: build output, a file unread on purpose, or a
+            // module file on disk behind a link the walk does not follow.
+            let explained = is_build_output(&import.specifier)
+                || names_excluded_secret(&import.specifier)
+                || (mod_decl && rust_module_on_disk(&record.path, &import.specifier, exists));
+            if resolution == ImportResolution::Unresolved && !explained {
                 diagnostics.push(Diagnostic::new(
                     "unresolved-import",
                     Severity::Warning,
