@@ -3,7 +3,8 @@
 //! A package is covered when a document lies inside its root, or a document covers, mentions or
 //! links to the package or anything inside its root. An area is covered when a document lies
 //! inside its directory, covers, mentions or links to the area or one of its modules, or covers
-//! a package or directory that holds the area.
+//! a package or directory that holds the area. A package that holds no source module (a BOM, a
+//! package of styles or data) has no code to document and is not judged.
 
 use doc_bridge_model::snapshot::{Diagnostic, Entity, RelationKind, Severity, Snapshot};
 use doc_bridge_model::{EntityId, RelPath};
@@ -18,10 +19,11 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
         .filter(|e| matches!(e, Entity::Document(_)))
         .map(|e| e.path())
         .collect();
+    let with_code = packages_with_code(snapshot);
     let mut out = Vec::new();
     for entity in &snapshot.entities {
         match entity {
-            Entity::Package(package) => {
+            Entity::Package(package) if with_code.contains(&package.id) => {
                 let covered = documents.iter().any(|d| d.is_within(&package.path))
                     || graph.document_references.iter().any(|r| {
                         graph
@@ -63,10 +65,41 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
                     ));
                 }
             }
-            Entity::Document(_) | Entity::Module(_) | Entity::File(_) => {}
+            Entity::Package(_) | Entity::Document(_) | Entity::Module(_) | Entity::File(_) => {}
         }
     }
     out
+}
+
+/// The packages that hold a source module: each module counts for the nearest package whose
+/// root is one of its folders.
+fn packages_with_code(snapshot: &Snapshot) -> std::collections::HashSet<&EntityId> {
+    let roots: std::collections::HashMap<&RelPath, &EntityId> = snapshot
+        .entities
+        .iter()
+        .filter_map(|e| match e {
+            Entity::Package(p) => Some((&p.path, &p.id)),
+            _ => None,
+        })
+        .collect();
+    let mut with_code = std::collections::HashSet::new();
+    for entity in &snapshot.entities {
+        let Entity::Module(module) = entity else {
+            continue;
+        };
+        let mut folder = module.path.parent();
+        loop {
+            if let Some(id) = roots.get(&folder) {
+                with_code.insert(*id);
+                break;
+            }
+            if folder.is_root() {
+                break;
+            }
+            folder = folder.parent();
+        }
+    }
+    with_code
 }
 
 fn area_covered(id: &EntityId, path: &RelPath, documents: &[&RelPath], graph: &Graph<'_>) -> bool {
@@ -96,7 +129,9 @@ mod tests {
                 package("b", "pkgs/b"),
                 package("c", "pkgs/c"),
                 package("d", "pkgs/d"),
+                package("bom", "pkgs/bom"),
                 module("pkgs/b/src/x.ts"),
+                module("pkgs/d/index.ts"),
                 document("pkgs/a/README.md"),
                 document("docs/guide.md"),
             ],
@@ -111,6 +146,7 @@ mod tests {
             .filter(|d| d.code == "uncovered-package")
             .map(|d| d.entity.as_ref().map(|e| e.as_str().to_owned()))
             .collect();
+        // `bom` holds no module: nothing to document.
         assert_eq!(uncovered, [Some("package:d".to_owned())]);
         assert_eq!(out[0].path.as_str(), "pkgs/d/package.json");
     }
