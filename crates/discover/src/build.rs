@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 26;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 27;
 
 /// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
 /// admit it (ignored files), so links to them are not reported broken.
@@ -184,6 +184,9 @@ struct Builder<'a> {
     package_named: HashMap<String, EntityId>,
     /// Declared (not re-exported) symbol name → declaring modules.
     declarations: HashMap<String, Vec<EntityId>>,
+    /// Each module that re-exports everything of others (`from attr.filters import *`) → those
+    /// modules: a name it does not declare may be one of theirs.
+    star_reexports: HashMap<EntityId, Vec<EntityId>>,
     /// A Python module's dotted import name → the module (the first by path when two roots
     /// give one name).
     python_modules: HashMap<String, RelPath>,
@@ -482,6 +485,7 @@ impl<'a> Builder<'a> {
             relations: Vec::new(),
             diagnostics: Vec::new(),
             declarations: HashMap::new(),
+            star_reexports: HashMap::new(),
             python_modules: HashMap::new(),
             areas: BTreeMap::new(),
             site_roots,
@@ -614,6 +618,17 @@ impl<'a> Builder<'a> {
                         declared_by.push(id.clone());
                     }
                 }
+            }
+            let stars: Vec<EntityId> = resolved
+                .module
+                .imports
+                .iter()
+                .filter(|import| import.names.iter().any(|name| name == "*"))
+                .flat_map(|import| import.targets.iter().cloned())
+                .filter(|target| target.as_str().starts_with("module:"))
+                .collect();
+            if !stars.is_empty() {
+                self.star_reexports.insert(id.clone(), stars);
             }
             // Members by their qualified name only (`Store.get`): a bare `get` names nothing.
             for member in &resolved.module.members {
@@ -899,6 +914,15 @@ impl<'a> Builder<'a> {
         }?;
         let mut inside = declared.iter().filter(within);
         match (inside.next(), inside.next()) {
+            (Some(only), None) => return Some(only.clone()),
+            (Some(_), Some(_)) => return None,
+            _ => {}
+        }
+        // Not declared there: one of the modules it re-exports everything of
+        // (`attrs.filters.include`, from `from attr.filters import *`).
+        let stars = self.star_reexports.get(&EntityId::module(module))?;
+        let mut reexported = declared.iter().filter(|id| stars.contains(id));
+        match (reexported.next(), reexported.next()) {
             (Some(only), None) => Some(only.clone()),
             _ => None,
         }
@@ -2322,6 +2346,34 @@ mod tests {
             ]
         );
         assert!(broken_links(&s).is_empty());
+    }
+
+    #[test]
+    fn a_myst_reference_finds_an_object_a_module_re_exports_with_a_star() {
+        let page =
+            "# Examples\n\n[include](attrs.filters.include) and [gone](attrs.filters.gone).\n";
+        let s = snapshot_of(&[
+            ("pyproject.toml", "[project]\nname = \"attrs\"\n"),
+            ("src/attr/__init__.py", ""),
+            ("src/attr/filters.py", "def include(*what):\n    pass\n"),
+            ("src/attrs/__init__.py", ""),
+            ("src/attrs/filters.py", "from attr.filters import *\n"),
+            ("docs/conf.py", "extensions = ['myst_parser']\n"),
+            ("docs/index.md", "# A\n\n```{toctree}\nexamples\n```\n"),
+            ("docs/examples.md", page),
+        ]);
+        assert_eq!(
+            broken_links(&s),
+            [
+                "docs/examples.md: link `attrs.filters.gone` points to `docs/attrs.filters.gone`, which does not exist"
+            ]
+        );
+        let from = EntityId::document(&RelPath::new("docs/examples.md").unwrap());
+        assert!(
+            s.relations
+                .iter()
+                .any(|r| r.from == from && r.to.as_str() == "module:src/attr/filters.py")
+        );
     }
 
     #[test]
