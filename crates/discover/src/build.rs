@@ -1087,6 +1087,23 @@ impl<'a> Builder<'a> {
         self.gallery_source(folder, stem).map(Found::File)
     }
 
+    /// What a relative link that names nothing from its document's folder (`resolved`, `None`
+    /// when that climbs out of the repository) names from where its text is read: the folder
+    /// sphinx-gallery renders it into, an including document's folder, or Sphinx's source
+    /// directory for a document name.
+    fn read_elsewhere(
+        &self,
+        from: &RelPath,
+        target: &str,
+        resolved: Option<&RelPath>,
+        tree: &Tree<'_>,
+        directory_form: bool,
+    ) -> Option<Found> {
+        self.rendered_link(from, target, resolved, tree, directory_form)
+            .or_else(|| self.read_from_includers(from, target, tree, directory_form))
+            .or_else(|| self.sphinx_clamped(from, target, tree))
+    }
+
     /// What a relative link from `from` names once sphinx-gallery has rendered the pages
     /// (`resolved`: the link read from `from`'s folder, `None` when that climbs out of the
     /// repository). A gallery source (`examples/a/x.py`, a page copied beside it) is rendered
@@ -1434,13 +1451,7 @@ impl<'a> Builder<'a> {
             } else {
                 let directory_form = crate::links::is_directory_form(target);
                 let Some(resolved) = RelPath::join_normalized(&dir, target) else {
-                    match self
-                        .rendered_link(&record.path, target, None, &tree, directory_form)
-                        .or_else(|| {
-                            self.read_from_includers(&record.path, target, &tree, directory_form)
-                        })
-                        .or_else(|| self.sphinx_clamped(&record.path, target, &tree))
-                    {
+                    match self.read_elsewhere(&record.path, target, None, &tree, directory_form) {
                         Some(Found::File(path)) => {
                             if let Some(entity) = self.entity_at(&path) {
                                 relations.push(links_to(entity, link.line, target));
@@ -1495,19 +1506,9 @@ impl<'a> Builder<'a> {
                     .or_else(reference)
                     .or_else(|| self.gallery_page(&record.path, &resolved))
                     .or_else(|| {
-                        self.rendered_link(
-                            &record.path,
-                            target,
-                            Some(&resolved),
-                            &tree,
-                            directory_form,
-                        )
-                    })
-                    .or_else(|| {
-                        self.read_from_includers(&record.path, target, &tree, directory_form)
-                    })
-                    .or_else(|| self.sphinx_clamped(&record.path, target, &tree))
-                {
+                        let resolved = Some(&resolved);
+                        self.read_elsewhere(&record.path, target, resolved, &tree, directory_form)
+                    }) {
                     Some(found) => found,
                     None => {
                         // A file the code names is one a build step writes (or reads).
@@ -2208,6 +2209,17 @@ mod tests {
         build_snapshot(&observed, Vec::new(), &options, &|_| false, at).0
     }
 
+    /// What the document at `path` links to, in relation order.
+    fn link_targets<'s>(snapshot: &'s Snapshot, path: &str) -> Vec<&'s str> {
+        let from = EntityId::document(&RelPath::new(path).unwrap());
+        snapshot
+            .relations
+            .iter()
+            .filter(|r| r.from == from && r.kind == RelationKind::LinksTo)
+            .map(|r| r.to.as_str())
+            .collect()
+    }
+
     fn broken_links(snapshot: &Snapshot) -> Vec<String> {
         snapshot
             .diagnostics
@@ -2254,15 +2266,7 @@ mod tests {
                 "galleries/users_explain/figure/interactive.rst: link `../../nowhere.html` points to `galleries/nowhere.html`, which does not exist",
             ]
         );
-        let page = EntityId::document(
-            &RelPath::new("galleries/users_explain/figure/interactive.rst").unwrap(),
-        );
-        let targets: Vec<&str> = s
-            .relations
-            .iter()
-            .filter(|r| r.from == page && r.kind == RelationKind::LinksTo)
-            .map(|r| r.to.as_str())
-            .collect();
+        let targets = link_targets(&s, "galleries/users_explain/figure/interactive.rst");
         assert!(targets.contains(&"module:lib/pkg/tools.py"), "{targets:?}");
         assert!(targets.contains(&"document:doc/index.rst"), "{targets:?}");
     }
@@ -2331,13 +2335,7 @@ mod tests {
             ("Documentation/Usage.md", "# Usage\n"),
             ("Documentation/Guide 2.md", "# Guide\n"),
         ]);
-        let from = EntityId::document(&RelPath::new("README.md").unwrap());
-        let targets: Vec<&str> = s
-            .relations
-            .iter()
-            .filter(|r| r.from == from && r.kind == RelationKind::LinksTo)
-            .map(|r| r.to.as_str())
-            .collect();
+        let targets = link_targets(&s, "README.md");
         assert_eq!(
             targets,
             [

@@ -92,7 +92,9 @@ fn jvm_owned_prefix<'n>(package: &'n [&'n str]) -> Option<&'n [&'n str]> {
 fn jvm_package_start(names: &[&str]) -> Option<usize> {
     let src = names.iter().position(|name| *name == "src")?;
     let language = names.get(src + 2)?;
-    matches!(*language, "java" | "kotlin" | "scala" | "groovy").then_some(src + 3)
+    doc_bridge_model::file_role::JVM_SOURCE_ROOTS
+        .contains(language)
+        .then_some(src + 3)
 }
 
 const JS_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "d.ts", "js", "jsx", "mjs", "cjs"];

@@ -157,7 +157,7 @@ const FIXTURE_DIRS: &[&str] = &[
 const EXAMPLE_DIRS: &[&str] = &["examples", "example", "demo", "demos", "samples"];
 /// Directories below which a JVM project keeps its packages (`src/main/java`,
 /// `src/test/kotlin`).
-const JVM_SOURCE_ROOTS: &[&str] = &["java", "kotlin", "scala", "groovy"];
+pub const JVM_SOURCE_ROOTS: &[&str] = &["java", "kotlin", "scala", "groovy"];
 const PLAYGROUND_DIRS: &[&str] = &["playground", "playgrounds", "sandbox", "sandboxes"];
 const GENERATED_DIRS: &[&str] = &["generated", ".generated", "__generated__", "gen"];
 const VENDORED_DIRS: &[&str] = &[
