@@ -1,6 +1,8 @@
 //! `area-import-cycle`: cycles in the area-level import graph (area A → area B when a module of
 //! A imports a module of B). `mod` declarations are containment, not dependency (a parent
 //! declaring a child module that uses the parent's items is ordinary Rust), so they make no edge.
+//! Nor do imports from or into test inputs, playgrounds, generated and vendored code: a
+//! playground that imports in a circle on purpose is no design to fix (`graph::is_inert`).
 //!
 //! One finding per tangle (a strongly connected component of two or more areas): its shortest
 //! elementary cycle found, rotated to start at its smallest area id, with how many areas the
@@ -462,6 +464,32 @@ mod tests {
         // npm ships what `src/` imports, devDependencies included.
         let npm = crates_testing_with_each_other(Ecosystem::Npm, &["dev"]);
         assert_eq!(diagnostics(&Graph::new(&npm)).len(), 1);
+    }
+
+    #[test]
+    fn playgrounds_fixtures_and_generated_code_make_no_cycle() {
+        let circle = |a: &str, b: &str| {
+            snapshot(
+                vec![
+                    area(a),
+                    area(b),
+                    module_importing(&format!("{a}/x.js"), &[(&format!("{b}/y.js"), 1, "static")]),
+                    module_importing(&format!("{b}/y.js"), &[(&format!("{a}/x.js"), 1, "static")]),
+                ],
+                vec![
+                    contains(&format!("area:{a}"), &format!("module:{a}/x.js")),
+                    contains(&format!("area:{b}"), &format!("module:{b}/y.js")),
+                ],
+            )
+        };
+        let found = |s: &Snapshot| diagnostics(&Graph::new(s)).len();
+        assert_eq!(found(&circle("src/nested", "src/views")), 1);
+        assert_eq!(found(&circle("playground/nested", "playground/views")), 0);
+        assert_eq!(found(&circle("tests/fixtures/a", "tests/fixtures/b")), 0);
+        // One side inert is enough: the circle runs through code nobody designs.
+        assert_eq!(found(&circle("src/a", "vendor/b")), 0);
+        // Tests are code their maintainers write: a circle there is one.
+        assert_eq!(found(&circle("tests/a", "tests/b")), 1);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use doc_bridge_model::file_role::{FileRole, role_of};
 use doc_bridge_model::snapshot::{Ecosystem, Entity, Relation, RelationKind, Snapshot};
 use doc_bridge_model::{EntityId, RelPath};
 
@@ -18,8 +19,10 @@ pub struct Graph<'a> {
     /// Relations from documents that say what they are about (covers, mentions, links).
     pub document_references: Vec<&'a Relation>,
     /// Module → module dependencies (imports other than `mod` declarations, which are
-    /// containment, and imports of a package the importer's build only lets its tests use, see
-    /// [`test_only_dependencies`]): (from, to, path, line), in snapshot order.
+    /// containment, imports of a package the importer's build only lets its tests use, see
+    /// [`test_only_dependencies`], and imports from or into test inputs, playgrounds,
+    /// generated and vendored code, see [`is_inert`]): (from, to, path, line), in snapshot
+    /// order.
     pub imports: Vec<(&'a EntityId, &'a EntityId, &'a RelPath, u32)>,
 }
 
@@ -64,17 +67,32 @@ impl<'a> Graph<'a> {
             Entity::Area(area) => area.package_id.as_ref(),
             _ => None,
         };
+        let linguist: BTreeMap<&RelPath, Option<&str>> = snapshot
+            .files
+            .iter()
+            .map(|f| (&f.path, f.linguist.as_deref()))
+            .collect();
+        let inert = |path: &RelPath| is_inert(path, linguist.get(path).copied().flatten());
+        let inert_module = |id: &EntityId| {
+            id.as_str()
+                .strip_prefix("module:")
+                .and_then(RelPath::new)
+                .is_some_and(|path| inert(&path))
+        };
         for entity in &snapshot.entities {
             let Entity::Module(module) = entity else {
                 continue;
             };
+            if inert(&module.path) {
+                continue;
+            }
             let package = package_of(&module.id);
             for import in module.imports.iter().filter(|i| i.kind != "mod-decl") {
                 for target in import.targets.iter().filter(|t| is_kind(t, "module:")) {
                     let for_tests = package
                         .zip(package_of(target))
                         .is_some_and(|pair| test_only.contains(&pair));
-                    if !for_tests {
+                    if !for_tests && !inert_module(target) {
                         imports.push((&module.id, target, &module.path, import.line));
                     }
                 }
@@ -97,6 +115,16 @@ impl<'a> Graph<'a> {
     pub fn path_of(&self, id: &EntityId) -> Option<&'a RelPath> {
         self.entities.get(id).map(|e| e.path())
     }
+}
+
+/// Whether a module is code its maintainers do not design: a test's input (`fixtures/`), a
+/// playground (vite's `playground/dynamic-import/`, which imports in a circle on purpose),
+/// generated or vendored code ([`role_of`]). Its imports make no cycle to fix.
+fn is_inert(path: &RelPath, linguist: Option<&str>) -> bool {
+    matches!(
+        role_of(path, linguist, true),
+        Some(FileRole::Fixture | FileRole::Playground | FileRole::Generated | FileRole::Vendored)
+    )
 }
 
 /// Pairs of packages (importer, imported) where the importer declares the other only as a

@@ -111,17 +111,31 @@ fn items(ctx: &Ctx<'_>, root: Node<'_>, found: &mut Found) {
                     if let Some(body) = item.child_by_field_name("body") {
                         stack.push((body, public));
                     } else if let Some(name) = ctx.text_of(item.child_by_field_name("name")) {
-                        let specifier = attributes
+                        // `#[path = "…"]` names the file; `#[cfg_attr(pred, path = "…")]`
+                        // names one file per configuration, each a module of some build.
+                        let mut specifiers: Vec<String> = attributes
                             .iter()
                             .find_map(|a| path_attribute(ctx, *a))
-                            .unwrap_or_else(|| name.to_owned());
-                        imports.push(FoundImport::new(
-                            ctx,
-                            item,
-                            &specifier,
-                            ImportKind::ModDecl,
-                            Vec::new(),
-                        ));
+                            .into_iter()
+                            .collect();
+                        if specifiers.is_empty() {
+                            specifiers = attributes
+                                .iter()
+                                .filter_map(|a| cfg_attr_path(ctx, *a))
+                                .collect();
+                        }
+                        if specifiers.is_empty() {
+                            specifiers.push(name.to_owned());
+                        }
+                        for specifier in specifiers {
+                            imports.push(FoundImport::new(
+                                ctx,
+                                item,
+                                &specifier,
+                                ImportKind::ModDecl,
+                                Vec::new(),
+                            ));
+                        }
                     }
                 }
                 // `extern "C" { pub fn f(); }` declares `f` in this module.
@@ -296,6 +310,32 @@ fn path_attribute(ctx: &Ctx<'_>, item: Node<'_>) -> Option<String> {
         "string_literal" | "raw_string_literal" => ctx.string_value(value, &["string_content"]),
         _ => None,
     }
+}
+
+/// The literal of `path = "…"` in `#[cfg_attr(predicate, path = "…")]`: the file a `mod` is
+/// read from when the predicate holds.
+fn cfg_attr_path(ctx: &Ctx<'_>, item: Node<'_>) -> Option<String> {
+    if attribute_name(ctx, item) != Some("cfg_attr") {
+        return None;
+    }
+    let arguments = attribute(item)?.child_by_field_name("arguments")?;
+    // The attributes after the predicate, at the top level of the token tree:
+    // `path`, `=`, a string literal.
+    let mut cursor = arguments.walk();
+    let tokens: Vec<Node<'_>> = arguments.children(&mut cursor).collect();
+    tokens.windows(3).find_map(|three| {
+        let [name, equals, value] = three else {
+            return None;
+        };
+        (ctx.text(*name) == Some("path") && ctx.text(*equals) == Some("="))
+            .then_some(())?;
+        match value.kind() {
+            "string_literal" | "raw_string_literal" => {
+                ctx.string_value(*value, &["string_content"])
+            }
+            _ => None,
+        }
+    })
 }
 
 /// One imported name of a `use` tree.
@@ -622,6 +662,22 @@ mod tests {
             ]
         );
         assert_eq!(names(src), ["decl"]);
+    }
+
+    #[test]
+    fn a_cfg_attr_path_names_one_file_per_configuration() {
+        let src = "#[cfg_attr(feature = \"git\", path = \"../other/mod.rs\")]\n\
+                   #[cfg_attr(not(any(feature = \"git\")), path = \"src/mod.rs\")]\n\
+                   mod internals;\n\
+                   #[cfg_attr(test, derive(Debug))]\nmod plain;\n";
+        assert_eq!(
+            imports(src),
+            [
+                (s("../other/mod.rs"), ImportKind::ModDecl, v(&[]), 3),
+                (s("src/mod.rs"), ImportKind::ModDecl, v(&[]), 3),
+                (s("plain"), ImportKind::ModDecl, v(&[]), 5),
+            ]
+        );
     }
 
     #[test]
