@@ -335,10 +335,7 @@ impl<'a> Builder<'a> {
         let site_roots = match &options.site_roots {
             Some(configured) => SiteRoots::configured(configured),
             None => SiteRoots::detect(
-                observed.iter().map(|f| {
-                    let dir = f.site.as_ref().and_then(|s| s.content_dir.as_deref());
-                    (&f.record.path, dir)
-                }),
+                observed.iter().map(|f| (&f.record.path, f.site.as_deref())),
                 &sphinx,
                 &dirs,
             ),
@@ -1089,8 +1086,9 @@ impl<'a> Builder<'a> {
 
     /// What a relative link that names nothing from its document's folder (`resolved`, `None`
     /// when that climbs out of the repository) names from where its text is read: the folder
-    /// sphinx-gallery renders it into, an including document's folder, or Sphinx's source
-    /// directory for a document name.
+    /// sphinx-gallery renders it into, an including document's folder, Sphinx's source
+    /// directory for a document name, or the folder a site serves the page as (MkDocs's
+    /// directory URLs, [`SiteRoots::page_folder`]).
     fn read_elsewhere(
         &self,
         from: &RelPath,
@@ -1102,6 +1100,12 @@ impl<'a> Builder<'a> {
         self.rendered_link(from, target, resolved, tree, directory_form)
             .or_else(|| self.read_from_includers(from, target, tree, directory_form))
             .or_else(|| self.sphinx_clamped(from, target, tree))
+            .or_else(|| {
+                // Written for the page's URL, where the site serves the page as a folder.
+                let folder = self.site_roots.page_folder(from)?;
+                let path = RelPath::join_normalized(&folder, target)?;
+                crate::links::find(tree, &path, directory_form)
+            })
     }
 
     /// What a relative link from `from` names once sphinx-gallery has rendered the pages
@@ -2269,6 +2273,41 @@ mod tests {
         let targets = link_targets(&s, "galleries/users_explain/figure/interactive.rst");
         assert!(targets.contains(&"module:lib/pkg/tools.py"), "{targets:?}");
         assert!(targets.contains(&"document:doc/index.rst"), "{targets:?}");
+    }
+
+    #[test]
+    fn an_mkdocs_page_links_from_the_folder_it_is_served_as() {
+        let page = "# Async\n\nSee [transports](../advanced/transports#asgi), \
+            [clients](advanced/clients.md) and [a typo](../advanced/transport).\n";
+        let mut files = vec![
+            ("mkdocs.yml", "site_name: X\n"),
+            (
+                "docs/index.md",
+                "# X\n\n[Async](async.md) and [up](../advanced/clients)\n",
+            ),
+            ("docs/async.md", page),
+            ("docs/advanced/transports.md", "# Transports\n"),
+            ("docs/advanced/clients.md", "# Clients\n"),
+        ];
+        // `docs/async.md` is `/async/`: its `../advanced/transports` is the page beside
+        // `advanced/clients.md`; the typo stays broken, and so does the index's link (an index
+        // is served at its own folder).
+        let s = snapshot_of(&files);
+        assert_eq!(
+            broken_links(&s),
+            [
+                "docs/async.md: link `../advanced/transport` points to `advanced/transport`, which does not exist",
+                "docs/index.md: link `../advanced/clients` points to `advanced/clients`, which does not exist",
+            ]
+        );
+        let targets = link_targets(&s, "docs/async.md");
+        assert!(
+            targets.contains(&"document:docs/advanced/transports.md"),
+            "{targets:?}"
+        );
+        // A site that serves pages as files reads the link from the page's own folder.
+        files[0].1 = "site_name: X\nuse_directory_urls: false # flat\n";
+        assert_eq!(broken_links(&snapshot_of(&files)).len(), 3);
     }
 
     #[test]

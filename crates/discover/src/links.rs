@@ -511,7 +511,7 @@ mod tests {
         /// The detected site roots, with a site configured by `config`, for `document`.
         fn site_roots(&self, config: &str, document: &str) -> Vec<SiteRoot> {
             let config = p(config);
-            let mut listed: Vec<(&RelPath, Option<&str>)> =
+            let mut listed: Vec<(&RelPath, Option<&crate::sites::SiteSettings>)> =
                 self.files.iter().map(|f| (f, None)).collect();
             listed.push((&config, None));
             SiteRoots::detect(listed, &[], &self.dirs).for_document(&p(document))

@@ -40,6 +40,9 @@ pub struct SiteRoot {
     /// Untranslated pages are served from the default locale (Starlight): a miss for
     /// `/<locale>/rest` under this root also tries `/en/rest` and `/rest`.
     pub locale_fallback: bool,
+    /// Each page is served as a folder (MkDocs's directory URLs: `async.md` at `/async/`), so a
+    /// relative URL written for the site is read from that folder ([`SiteRoots::page_folder`]).
+    page_folders: bool,
 }
 
 /// The site roots of a repository.
@@ -61,6 +64,7 @@ impl SiteRoots {
                     dir: dir.clone(),
                     site: dir.clone(),
                     locale_fallback: false,
+                    page_folders: false,
                 })
                 .collect(),
             configured: true,
@@ -72,26 +76,31 @@ impl SiteRoots {
     /// source directories `sphinx` (each its own root); `dirs` holds every directory of the
     /// repository.
     pub fn detect<'a>(
-        files: impl IntoIterator<Item = (&'a RelPath, Option<&'a str>)>,
+        files: impl IntoIterator<Item = (&'a RelPath, Option<&'a SiteSettings>)>,
         sphinx: &[RelPath],
         dirs: &BTreeSet<RelPath>,
     ) -> Self {
-        // (site directory, generator) → the content directory its configuration names.
-        let mut sites: BTreeMap<(RelPath, Generator), Option<String>> = BTreeMap::new();
-        for (path, setting) in files {
+        // (site directory, generator) → the content directory its configuration names, and
+        // whether it serves pages as files.
+        let mut sites: BTreeMap<(RelPath, Generator), (Option<String>, bool)> = BTreeMap::new();
+        for (path, settings) in files {
             let Some((site, generator)) = site_of(path) else {
                 continue;
             };
             let entry = sites.entry((site, generator)).or_default();
             // For VitePress only its `config.*` names the content directory.
             let names_setting = generator != Generator::VitePress || is_vitepress_config(path);
-            if names_setting && setting.is_some() {
-                *entry = setting.map(str::to_owned);
+            if let Some(settings) = settings.filter(|_| names_setting) {
+                if settings.content_dir.is_some() {
+                    entry.0.clone_from(&settings.content_dir);
+                }
+                entry.1 |= settings.page_files;
             }
         }
         let mut roots = Vec::new();
-        for ((site, generator), setting) in sites {
+        for ((site, generator), (setting, page_files)) in sites {
             let locale_fallback = generator == Generator::Starlight;
+            let page_folders = generator == Generator::MkDocs && !page_files;
             let mut add = |prefix: &str, dir: Option<RelPath>| {
                 if let Some(dir) = dir.filter(|d| dirs.contains(d)) {
                     roots.push(SiteRoot {
@@ -99,6 +108,7 @@ impl SiteRoots {
                         dir,
                         site: site.clone(),
                         locale_fallback,
+                        page_folders,
                     });
                 }
             };
@@ -134,6 +144,7 @@ impl SiteRoots {
                 dir: source.clone(),
                 site: source.clone(),
                 locale_fallback: false,
+                page_folders: false,
             });
         }
         roots.sort_by(|a, b| a.site.cmp(&b.site));
@@ -164,8 +175,27 @@ impl SiteRoots {
             dir: RelPath::root(),
             site: RelPath::root(),
             locale_fallback: false,
+            page_folders: false,
         });
         roots
+    }
+
+    /// The folder a page is served as when its site serves every page as one (MkDocs's
+    /// directory URLs: `docs/async.md` at `/async/`, so its `../advanced/transports` is
+    /// `docs/advanced/transports`): links its folder does not resolve are read from there too.
+    /// `None` outside such a site and for an index page (`index.md`, `README.md`), which is
+    /// served at its own folder.
+    pub fn page_folder(&self, path: &RelPath) -> Option<RelPath> {
+        let served = !self.configured
+            && self
+                .roots
+                .iter()
+                .any(|root| root.page_folders && path.is_within(&root.dir));
+        let stem = path.file_stem();
+        let index = stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme");
+        (served && !index)
+            .then(|| path.parent().join(stem))
+            .flatten()
     }
 
     /// Whether a site-absolute link in the document at `path` that names nothing is a finding:
@@ -188,6 +218,9 @@ fn is_vitepress_config(path: &RelPath) -> bool {
 pub struct SiteSettings {
     /// The content directory it names, as written ([`content_dir_setting`]).
     pub content_dir: Option<String>,
+    /// It serves each page as a file, not as a folder: `mkdocs.yml`'s
+    /// `use_directory_urls: false` (`async.md` at `/async.html`, not `/async/`).
+    pub page_files: bool,
     /// A Sphinx `conf.py`'s `source_suffix`, the extensions of its documents (`.rst`, `.txt`),
     /// when written out as a literal; `None` when it is computed or absent.
     pub sphinx_suffixes: Option<Vec<String>>,
@@ -220,6 +253,9 @@ pub enum SphinxGallery {
 pub fn site_settings(path: &RelPath, bytes: &[u8]) -> Option<Box<SiteSettings>> {
     let mut settings = SiteSettings {
         content_dir: content_dir_setting(path, bytes),
+        page_files: is_mkdocs_config(path)
+            && std::str::from_utf8(bytes)
+                .is_ok_and(|text| mkdocs_top_level(text, "use_directory_urls") == Some("false")),
         ..SiteSettings::default()
     };
     if path.file_name() == "conf.py" {
@@ -317,13 +353,13 @@ fn sphinx_gallery(bytes: &[u8], assignments: &[Assignment]) -> Option<SphinxGall
 /// followed by a string literal). `None` for other files, or when the setting is absent or not
 /// a plain string (the generator's default applies).
 fn content_dir_setting(path: &RelPath, bytes: &[u8]) -> Option<String> {
-    let mkdocs = matches!(path.file_name(), "mkdocs.yml" | "mkdocs.yaml");
+    let mkdocs = is_mkdocs_config(path);
     if !mkdocs && !is_vitepress_config(path) {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
     let value = if mkdocs {
-        mkdocs_docs_dir(text)
+        mkdocs_top_level(text, "docs_dir")
     } else {
         vitepress_src_dir(text)
     }?;
@@ -331,13 +367,15 @@ fn content_dir_setting(path: &RelPath, bytes: &[u8]) -> Option<String> {
     (!value.is_empty() && !value.starts_with('/')).then(|| value.to_owned())
 }
 
-/// `docs_dir: value` at the start of a line (top level), quotes and a trailing comment removed.
-fn mkdocs_docs_dir(text: &str) -> Option<&str> {
+fn is_mkdocs_config(path: &RelPath) -> bool {
+    matches!(path.file_name(), "mkdocs.yml" | "mkdocs.yaml")
+}
+
+/// `key: value` at the start of a line of `mkdocs.yml` (top level), quotes and a trailing
+/// comment removed.
+fn mkdocs_top_level<'t>(text: &'t str, key: &str) -> Option<&'t str> {
     text.lines().find_map(|line| {
-        let value = line
-            .strip_prefix("docs_dir")?
-            .trim_start()
-            .strip_prefix(':')?;
+        let value = line.strip_prefix(key)?.trim_start().strip_prefix(':')?;
         let value = value.trim();
         match value.chars().next() {
             Some(quote @ ('"' | '\'')) => value[1..].split(quote).next(),
@@ -389,8 +427,17 @@ mod tests {
     fn roots(files: &[(&str, Option<&str>)], from: &str) -> Vec<(String, String)> {
         let paths: Vec<RelPath> = files.iter().map(|(f, _)| p(f)).collect();
         let names: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
+        let settings: Vec<Option<SiteSettings>> = files
+            .iter()
+            .map(|(_, dir)| {
+                dir.map(|dir| SiteSettings {
+                    content_dir: Some(dir.to_owned()),
+                    ..SiteSettings::default()
+                })
+            })
+            .collect();
         let detected = SiteRoots::detect(
-            paths.iter().zip(files.iter().map(|(_, s)| *s)),
+            paths.iter().zip(settings.iter().map(Option::as_ref)),
             &[],
             &dirs_of(&names),
         );

@@ -327,8 +327,7 @@ fn cfg_attr_path(ctx: &Ctx<'_>, item: Node<'_>) -> Option<String> {
         let [name, equals, value] = three else {
             return None;
         };
-        (ctx.text(*name) == Some("path") && ctx.text(*equals) == Some("="))
-            .then_some(())?;
+        (ctx.text(*name) == Some("path") && ctx.text(*equals) == Some("=")).then_some(())?;
         match value.kind() {
             "string_literal" | "raw_string_literal" => {
                 ctx.string_value(*value, &["string_content"])
