@@ -1,7 +1,7 @@
 //! `uncovered-package` and `uncovered-area`: code no document is about.
 //!
-//! A package is covered when a document lies inside its root, or a document covers, mentions or
-//! links to the package or anything inside its root. An area is covered when a document lies
+//! A package is covered when its manifest names a readme, a document lies inside its root, or a
+//! document covers, mentions or links to the package or anything inside its root. An area is covered when a document lies
 //! inside its directory, covers, mentions or links to the area or one of its modules, or covers
 //! a package or directory that holds the area. A package that holds no source module (a BOM, a
 //! package of styles or data) has no code to document and is not judged.
@@ -24,7 +24,8 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
     for entity in &snapshot.entities {
         match entity {
             Entity::Package(package) if with_code.contains(&package.id) => {
-                let covered = documents.iter().any(|d| d.is_within(&package.path))
+                let covered = package.readme.is_some()
+                    || documents.iter().any(|d| d.is_within(&package.path))
                     || graph.document_references.iter().any(|r| {
                         graph
                             .path_of(&r.to)

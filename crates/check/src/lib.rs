@@ -281,6 +281,7 @@ pub(crate) mod tests {
 
     pub fn package(name: &str, path: &str) -> Entity {
         Entity::Package(Package {
+            readme: None,
             id: EntityId::package(name),
             path: p(path),
             content_hash: ContentHash::of_bytes(name.as_bytes()),

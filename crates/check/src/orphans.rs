@@ -31,7 +31,8 @@
 //! `sidebar_position`, `sidebar_label`, `nav_order`) is reached through it, and a README's
 //! translation (`README-ja.md`) is an entry point like the README. A document
 //! the repository's code names by path (`namedBy`: a release script's template, a catalog of
-//! messages a build step reads) is data, reached by the code that reads it.
+//! messages a build step reads) is data, reached by the code that reads it. A package's readme
+//! (the document its manifest names, `readme = "crates-io.md"`) is the page its registry shows.
 
 use doc_bridge_model::RelPath;
 use std::collections::HashSet;
@@ -237,8 +238,17 @@ pub fn diagnostics(snapshot: &Snapshot, graph: &Graph<'_>) -> Vec<Diagnostic> {
         })
         .collect();
     let ordered = ordered_dirs(&documents);
+    let package_readmes: HashSet<&RelPath> = snapshot
+        .entities
+        .iter()
+        .filter_map(|entity| match entity {
+            Entity::Package(package) => package.readme.as_ref(),
+            _ => None,
+        })
+        .collect();
     let reached = |d: &Document| {
         d.agent_doc
+            || package_readmes.contains(&d.path)
             || d.front_matter.get("orphan") == Some(&serde_json::Value::Bool(true))
             || d.excluded_from_site
             || !d.named_by.is_empty()

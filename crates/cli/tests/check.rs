@@ -636,3 +636,56 @@ fn a_link_into_an_ignored_path_is_build_output() {
         ["link `doc/notes.md` points to `doc/notes.md`, which does not exist"]
     );
 }
+
+/// A document a manifest names as its package's readme is the page the registry shows: no
+/// orphan, and the package is covered, also when the manifest names it through a symbolic link
+/// (serde's `serde/crates-io.md` → `../crates-io.md`).
+#[test]
+fn a_manifest_readme_is_an_entry_point_and_covers_its_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (path, text) in [
+        ("README.md", "# P\n\nThe workspace.\n"),
+        ("crates-io.md", "# lamp\n\nWhat crates.io shows.\n"),
+        ("pypi-page.md", "# wick\n\nWhat PyPI shows.\n"),
+        (
+            "lamp/Cargo.toml",
+            "[package]\nname = \"lamp\"\nversion = \"1.0.0\"\nreadme = \"crates-io.md\"\n",
+        ),
+        ("lamp/src/lib.rs", "pub fn on() {}\n"),
+        (
+            "wick/pyproject.toml",
+            "[project]\nname = \"wick\"\nreadme = {file = \"../pypi-page.md\"}\n",
+        ),
+        ("wick/wick/__init__.py", "def light():\n    pass\n"),
+        ("other.md", "# Other\n\nNobody links here.\n"),
+    ] {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("../crates-io.md", root.join("lamp/crates-io.md")).unwrap();
+    index(root);
+    let out = run(root, &["check", "--quiet", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings: Vec<String> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "orphan-document" || d["code"] == "uncovered-package")
+        .map(|d| {
+            format!(
+                "{} {}",
+                d["code"].as_str().unwrap(),
+                d["path"].as_str().unwrap()
+            )
+        })
+        .collect();
+    #[cfg(unix)]
+    assert_eq!(findings, ["orphan-document other.md"]);
+    #[cfg(not(unix))]
+    assert!(
+        findings.contains(&"orphan-document other.md".to_owned()),
+        "{findings:?}"
+    );
+}

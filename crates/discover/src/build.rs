@@ -53,15 +53,34 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 27;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 28;
 
-/// Builds the snapshot. `exists` answers whether a path exists on disk although the walk did not
-/// admit it (ignored files), so links to them are not reported broken.
+/// What the build may ask of the disk beyond the observed files: a seam, so tests answer from a
+/// list. A closure `Fn(&RelPath) -> bool` is a `Disk` whose [`Disk::exists`] it is.
+pub trait Disk: Sync {
+    /// Whether a path exists on disk although the walk did not admit it (ignored files, a
+    /// file behind a symbolic link), so links to it are not reported broken.
+    fn exists(&self, path: &RelPath) -> bool;
+
+    /// The repository path a symbolic link at `path` leads to, when `path` is one and it
+    /// leads inside the repository (the walk never follows links; a manifest may name one).
+    fn link_target(&self, _path: &RelPath) -> Option<RelPath> {
+        None
+    }
+}
+
+impl<F: Fn(&RelPath) -> bool + Sync> Disk for F {
+    fn exists(&self, path: &RelPath) -> bool {
+        self(path)
+    }
+}
+
+/// Builds the snapshot. `disk` answers what the observed files do not ([`Disk`]).
 pub fn build_snapshot(
     observed: &[ObservedFile],
     walk_diagnostics: Vec<Diagnostic>,
     options: &BuildOptions,
-    exists: &(dyn Fn(&RelPath) -> bool + Sync),
+    disk: &dyn Disk,
     generated_at: String,
 ) -> (Snapshot, Texts) {
     let (mut snapshot, texts) = build_with_bodies(
@@ -69,7 +88,7 @@ pub fn build_snapshot(
         Vec::new(),
         walk_diagnostics,
         options,
-        exists,
+        disk,
         generated_at,
     );
     snapshot.content_hash = seal_snapshot(&snapshot);
@@ -85,7 +104,7 @@ pub fn build_snapshot_unsealed_from(
     mut observed: Vec<ObservedFile>,
     walk_diagnostics: Vec<Diagnostic>,
     options: &BuildOptions,
-    exists: &(dyn Fn(&RelPath) -> bool + Sync),
+    disk: &dyn Disk,
     generated_at: String,
 ) -> (Snapshot, Texts) {
     let bodies = observed
@@ -102,7 +121,7 @@ pub fn build_snapshot_unsealed_from(
         bodies,
         walk_diagnostics,
         options,
-        exists,
+        disk,
         generated_at,
     );
     rayon::spawn(move || drop(observed));
@@ -116,7 +135,7 @@ fn build_with_bodies(
     bodies: Vec<Option<String>>,
     walk_diagnostics: Vec<Diagnostic>,
     options: &BuildOptions,
-    exists: &(dyn Fn(&RelPath) -> bool + Sync),
+    disk: &dyn Disk,
     generated_at: String,
 ) -> (Snapshot, Texts) {
     let mut builder = Builder::new(observed, options);
@@ -126,9 +145,10 @@ fn build_with_bodies(
         builder.diagnostics.extend(file.diagnostics.iter().cloned());
     }
     phase("snapshot: modules and areas", || {
-        builder.modules_and_areas(exists)
+        builder.modules_and_areas(disk)
     });
-    phase("snapshot: documents", || builder.documents(exists));
+    phase("snapshot: documents", || builder.documents(disk));
+    builder.package_readmes(disk);
     builder.file_entities();
     builder.depends_on();
     builder.finish(generated_at)
@@ -547,7 +567,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn modules_and_areas(&mut self, exists: &(dyn Fn(&RelPath) -> bool + Sync)) {
+    fn modules_and_areas(&mut self, disk: &dyn Disk) {
         // Taken out for the duration, so lookups can borrow them while `self` grows.
         let packages = std::mem::take(&mut self.packages);
         let roots = PackageRoots::new(&packages);
@@ -600,7 +620,7 @@ impl<'a> Builder<'a> {
             .par_iter()
             .filter_map(|file| match &file.analysis {
                 Analysis::Module(language, facts) => {
-                    Some(this.module(file, *language, facts, &resolver, &roots, exists))
+                    Some(this.module(file, *language, facts, &resolver, &roots, disk))
                 }
                 _ => None,
             })
@@ -710,7 +730,7 @@ impl<'a> Builder<'a> {
         facts: &doc_bridge_source::SourceFacts,
         resolver: &Resolver,
         roots: &PackageRoots,
-        exists: &(dyn Fn(&RelPath) -> bool + Sync),
+        disk: &dyn Disk,
     ) -> ResolvedModule {
         let record = &file.record;
         let id = EntityId::module(&record.path);
@@ -740,7 +760,8 @@ impl<'a> Builder<'a> {
             // module file on disk behind a link the walk does not follow.
             let explained = is_build_output(&import.specifier)
                 || names_excluded_secret(&import.specifier)
-                || (mod_decl && rust_module_on_disk(&record.path, &import.specifier, exists));
+                || (mod_decl
+                    && rust_module_on_disk(&record.path, &import.specifier, &|p| disk.exists(p)));
             if resolution == ImportResolution::Unresolved && !explained {
                 diagnostics.push(Diagnostic::new(
                     "unresolved-import",
@@ -964,7 +985,7 @@ impl<'a> Builder<'a> {
     /// Document entities, with the links, mentions and covers of each resolved. Documents are
     /// independent of each other here, so they are resolved in parallel and collected in walk
     /// order.
-    fn documents(&mut self, exists: &(dyn Fn(&RelPath) -> bool + Sync)) {
+    fn documents(&mut self, disk: &dyn Disk) {
         let package_names: HashMap<&str, EntityId> = self
             .packages
             .iter()
@@ -979,7 +1000,7 @@ impl<'a> Builder<'a> {
             .zip(bodies)
             .filter_map(|(file, body)| {
                 let facts = document_facts(file, &this.sphinx_texts)?;
-                Some(this.document(file, facts, body, &package_names, exists))
+                Some(this.document(file, facts, body, &package_names, disk))
             })
             .collect();
         // A data document, which the code names and no page links to (a message catalog, a
@@ -1334,7 +1355,7 @@ impl<'a> Builder<'a> {
         facts: &doc_bridge_markdown::MarkdownFacts,
         body: Option<String>,
         package_names: &HashMap<&str, EntityId>,
-        exists: &(dyn Fn(&RelPath) -> bool + Sync),
+        disk: &dyn Disk,
     ) -> (Entity, EntityText, Vec<Relation>, Vec<Diagnostic>) {
         let mut relations = Vec::new();
         let mut diagnostics = Vec::new();
@@ -1444,8 +1465,12 @@ impl<'a> Builder<'a> {
                 match crate::links::find_site(&tree, roots, target).or_else(generated) {
                     Some(found) => found,
                     None => {
-                        let on_disk = crate::links::site_candidates(roots, target)
-                            .any(|(path, _)| crate::links::page_files(&path).iter().any(exists));
+                        let on_disk =
+                            crate::links::site_candidates(roots, target).any(|(path, _)| {
+                                crate::links::page_files(&path)
+                                    .iter()
+                                    .any(|p| disk.exists(p))
+                            });
                         if !on_disk && self.site_roots.judges(&record.path) {
                             diagnostics.push(broken(site_miss(roots)));
                         }
@@ -1516,7 +1541,8 @@ impl<'a> Builder<'a> {
                     Some(found) => found,
                     None => {
                         // A file the code names is one a build step writes (or reads).
-                        let written = |path: &RelPath| exists(path) || self.code_paths.names(path);
+                        let written =
+                            |path: &RelPath| disk.exists(path) || self.code_paths.names(path);
                         if !crate::links::page_files(&resolved).iter().any(written) {
                             diagnostics.push(broken(format!(
                                 "points to `{resolved}`, which does not exist"
@@ -1559,7 +1585,7 @@ impl<'a> Builder<'a> {
                     }
                     match targets.as_slice() {
                         [] => {
-                            let exists_somehow = candidates.iter().any(|p| self.files.contains_key(p.as_str()) || self.dirs.contains(p) || exists(p));
+                            let exists_somehow = candidates.iter().any(|p| self.files.contains_key(p.as_str()) || self.dirs.contains(p) || disk.exists(p));
                             if !exists_somehow && is_reportable_path(path) {
                                 diagnostics.push(Diagnostic::new(
                                     "unresolved-mention", Severity::Info, record.path.clone(), Some(mention.line),
@@ -1695,6 +1721,38 @@ impl<'a> Builder<'a> {
             .into_iter()
             .flatten()
             .find_map(|p| self.entity_at(&p))
+    }
+
+    /// Keeps each package's manifest-named readme when it is a document, following a symbolic
+    /// link inside the repository once (serde's `serde/crates-io.md` → `crates-io.md`).
+    fn package_readmes(&mut self, disk: &dyn Disk) {
+        let is_document = |path: &RelPath| {
+            self.entity_at(path)
+                .is_some_and(|e| e.as_str().starts_with("document:"))
+        };
+        let readmes: Vec<Option<RelPath>> = self
+            .packages
+            .iter()
+            .map(|package| {
+                let named = package.readme.as_ref()?;
+                if is_document(named) {
+                    return Some(named.clone());
+                }
+                disk.link_target(named).filter(|path| is_document(path))
+            })
+            .collect();
+        let mut by_id: HashMap<EntityId, Option<RelPath>> = HashMap::new();
+        for (package, readme) in self.packages.iter_mut().zip(readmes) {
+            package.readme.clone_from(&readme);
+            by_id.insert(package.id.clone(), readme);
+        }
+        for entity in &mut self.entities {
+            if let Entity::Package(package) = entity
+                && let Some(readme) = by_id.remove(&package.id)
+            {
+                package.readme = readme;
+            }
+        }
     }
 
     fn depends_on(&mut self) {
@@ -2159,9 +2217,14 @@ mod tests {
         std::fs::write(root.join("src/x.ts"), "export const x = 1;\n").unwrap();
         let (observed, options) = observe_for_build(root);
         let at = || "2026-11-30T00:00:00.000Z".to_owned();
-        let copied = build_snapshot(&observed, Vec::new(), &options, &|_| false, at());
-        let mut moved =
-            build_snapshot_unsealed_from(observed.clone(), Vec::new(), &options, &|_| false, at());
+        let copied = build_snapshot(&observed, Vec::new(), &options, &|_: &RelPath| false, at());
+        let mut moved = build_snapshot_unsealed_from(
+            observed.clone(),
+            Vec::new(),
+            &options,
+            &|_: &RelPath| false,
+            at(),
+        );
         moved.0.content_hash = seal_snapshot(&moved.0);
         assert_eq!(copied, moved);
         let texts = &moved.1;
@@ -2210,7 +2273,7 @@ mod tests {
         }
         let (observed, options) = observe_for_build(root);
         let at = "2026-11-30T00:00:00.000Z".to_owned();
-        build_snapshot(&observed, Vec::new(), &options, &|_| false, at).0
+        build_snapshot(&observed, Vec::new(), &options, &|_: &RelPath| false, at).0
     }
 
     /// What the document at `path` links to, in relation order.

@@ -876,6 +876,7 @@ mod tests {
 
     fn package(name: &str, dir: &str, ecosystem: Ecosystem) -> Package {
         Package {
+            readme: None,
             id: EntityId::package(name),
             path: p(dir),
             content_hash: ContentHash::of_bytes(b""),

@@ -23,6 +23,7 @@ pub mod stat;
 pub mod walk;
 
 pub use build::{
-    BuildOptions, analyzer_versions, build_snapshot, build_snapshot_unsealed_from, seal_snapshot,
+    BuildOptions, Disk, analyzer_versions, build_snapshot, build_snapshot_unsealed_from,
+    seal_snapshot,
 };
 pub use walk::{RootIgnore, WalkOptions, walk};

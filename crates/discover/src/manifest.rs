@@ -128,6 +128,10 @@ pub struct ManifestFacts {
     /// `pyproject.toml`'s version file (setuptools-scm's `version_file` or `write_to`,
     /// hatch-vcs's `version-file`), which modules import though no checkout holds it.
     pub generated_files: Vec<String>,
+    /// The readme the registry shows, relative to the manifest's directory, as written:
+    /// Cargo's `package.readme`, pyproject's `project.readme` (a path or `{file = …}`) or
+    /// Poetry's `readme` (the first of a list), composer's `readme`.
+    pub readme: Option<String>,
 }
 
 impl ManifestFacts {
@@ -143,6 +147,7 @@ impl ManifestFacts {
             package_manager: None,
             lib_path: None,
             generated_files: Vec::new(),
+            readme: None,
         }
     }
 }
@@ -901,6 +906,7 @@ fn composer_json(text: &str) -> Result<ManifestFacts, ManifestError> {
     let string = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_owned);
     facts.name = string("name");
     facts.version = string("version");
+    facts.readme = string("readme");
     if let Some(scripts) = object.get("scripts").and_then(|v| v.as_object()) {
         for (name, command) in scripts {
             let command = match command {
@@ -985,6 +991,12 @@ fn cargo_toml(text: &str) -> Result<ManifestFacts, ManifestError> {
             .get("version")
             .and_then(|v| v.as_str())
             .map(str::to_owned);
+        // `readme = false` turns it off; `readme.workspace = true` inherits the workspace's,
+        // which is not followed.
+        facts.readme = package
+            .get("readme")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned);
     }
     if let Some(lib) = table.get("lib").and_then(|v| v.as_table()) {
         facts.lib_path = lib.get("path").and_then(|v| v.as_str()).map(str::to_owned);
@@ -1034,6 +1046,19 @@ fn pyproject(text: &str) -> Result<ManifestFacts, ManifestError> {
         .and_then(|t| t.get("poetry"))
         .and_then(|v| v.as_table());
     for section in [project, poetry].into_iter().flatten() {
+        if facts.readme.is_none() {
+            facts.readme = match section.get("readme") {
+                Some(toml::Value::String(path)) => Some(path.clone()),
+                Some(toml::Value::Table(table)) => table
+                    .get("file")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned),
+                Some(toml::Value::Array(paths)) => {
+                    paths.first().and_then(|v| v.as_str()).map(str::to_owned)
+                }
+                _ => None,
+            };
+        }
         if facts.name.is_none() {
             facts.name = section
                 .get("name")
@@ -1176,6 +1201,56 @@ mod tests {
                 .unwrap()
                 .name
                 .is_some()
+        );
+    }
+
+    #[test]
+    fn manifests_name_the_readme_their_registry_shows() {
+        let readme = |kind: ManifestKind, text: &str| analyze(kind, text).unwrap().readme;
+        let cargo = |package: &str| {
+            readme(
+                ManifestKind::CargoToml,
+                &format!("[package]\nname = \"a\"\n{package}\n"),
+            )
+        };
+        assert_eq!(
+            cargo("readme = \"crates-io.md\"").as_deref(),
+            Some("crates-io.md")
+        );
+        assert_eq!(cargo("readme = false"), None);
+        assert_eq!(cargo("readme.workspace = true"), None);
+        assert_eq!(cargo(""), None);
+        let pyproject = |text: &str| readme(ManifestKind::Pyproject, text);
+        assert_eq!(
+            pyproject("[project]\nname = \"a\"\nreadme = \"docs/pypi.md\"\n").as_deref(),
+            Some("docs/pypi.md")
+        );
+        assert_eq!(
+            pyproject(
+                "[project]\nreadme = {file = \"README.rst\", content-type = \"text/x-rst\"}\n"
+            )
+            .as_deref(),
+            Some("README.rst")
+        );
+        assert_eq!(
+            pyproject("[tool.poetry]\nname = \"a\"\nreadme = [\"INTRO.md\", \"USAGE.md\"]\n")
+                .as_deref(),
+            Some("INTRO.md")
+        );
+        assert_eq!(
+            readme(
+                ManifestKind::ComposerJson,
+                r#"{"name": "a/b", "readme": "doc/README.md"}"#
+            )
+            .as_deref(),
+            Some("doc/README.md")
+        );
+        assert_eq!(
+            readme(
+                ManifestKind::PackageJson,
+                r#"{"name": "a", "readme": "x.md"}"#
+            ),
+            None
         );
     }
 

@@ -72,6 +72,10 @@ pub fn build_packages(
                 name: name.clone(),
                 ecosystem: declared.facts.ecosystem,
                 manifest: declared.manifest.clone(),
+                // As written; the snapshot build keeps it only when it names a document.
+                readme: declared.facts.readme.as_deref().and_then(|readme| {
+                    RelPath::join_normalized(&declared.manifest.parent(), readme)
+                }),
                 version: declared
                     .facts
                     .version

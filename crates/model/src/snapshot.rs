@@ -520,6 +520,12 @@ pub struct Package {
     pub package_manager: String,
     /// The package root directory.
     pub path: RelPath,
+    /// The document its manifest names as the package's readme (Cargo's and pyproject's
+    /// `readme`, composer's `readme`), which the registry shows on the package's page; a
+    /// symbolic link inside the repository is followed to the document it leads to. `None`
+    /// when the manifest names none or it is no document here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readme: Option<RelPath>,
     /// package.json `scripts`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub scripts: BTreeMap<String, String>,

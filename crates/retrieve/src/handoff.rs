@@ -528,6 +528,7 @@ mod tests {
         let manifest = RelPath::new(manifest).unwrap();
         let name = manifest.parent().file_name().to_owned();
         Package {
+            readme: None,
             content_hash: ContentHash::of_bytes(b""),
             dependencies: Vec::new(),
             ecosystem,

@@ -10,7 +10,7 @@ use doc_bridge_discover::manifest::ManifestKind;
 use doc_bridge_discover::observe::{ObservedFile, observe_and_stat_all};
 
 use doc_bridge_discover::walk::WalkedFile;
-use doc_bridge_discover::{BuildOptions, WalkOptions, build_snapshot_unsealed_from, walk};
+use doc_bridge_discover::{BuildOptions, Disk, WalkOptions, build_snapshot_unsealed_from, walk};
 use doc_bridge_model::index::DocBridgeIndexV1;
 use doc_bridge_model::snapshot::{Ecosystem, Entity, Snapshot, Texts};
 use doc_bridge_model::{ContentHash, RelPath};
@@ -104,7 +104,7 @@ pub fn snapshot_unsealed_of(
             observed,
             walk_diagnostics,
             &options,
-            &exists_on_disk(repo),
+            &OnDisk::new(repo),
             now_rfc3339(),
         )
     })
@@ -131,14 +131,36 @@ fn build_options(repo: &Repo, observed: &[ObservedFile]) -> BuildOptions {
     }
 }
 
-/// Whether a path exists on disk although the walk did not admit it (ignored files), or the
-/// root `.gitignore` ignores it (build output, such as generated API pages): links to it are not
-/// broken.
-fn exists_on_disk(repo: &Repo) -> impl Fn(&RelPath) -> bool + Sync + use<> {
-    let root = repo.root.clone();
-    let ignored = doc_bridge_discover::RootIgnore::read(&root);
-    move |path: &RelPath| {
-        ignored.ignores(path) || root.join(path.as_str()).symlink_metadata().is_ok()
+/// The disk as the snapshot build sees it beyond the walked files ([`Disk`]).
+struct OnDisk {
+    root: std::path::PathBuf,
+    ignored: doc_bridge_discover::RootIgnore,
+}
+
+impl OnDisk {
+    fn new(repo: &Repo) -> Self {
+        OnDisk {
+            root: repo.root.clone(),
+            ignored: doc_bridge_discover::RootIgnore::read(&repo.root),
+        }
+    }
+}
+
+impl Disk for OnDisk {
+    /// A path on disk the walk did not admit (ignored files), or one the root `.gitignore`
+    /// ignores (build output, such as generated API pages): links to it are not broken.
+    fn exists(&self, path: &RelPath) -> bool {
+        self.ignored.ignores(path) || self.root.join(path.as_str()).symlink_metadata().is_ok()
+    }
+
+    /// A relative symbolic link's target, read without following it, when it stays inside
+    /// the repository.
+    fn link_target(&self, path: &RelPath) -> Option<RelPath> {
+        let target = std::fs::read_link(self.root.join(path.as_str())).ok()?;
+        if target.is_absolute() {
+            return None;
+        }
+        RelPath::join_normalized(&path.parent(), target.to_str()?)
     }
 }
 

@@ -145,6 +145,7 @@ pub fn snapshot() -> Snapshot {
         Entity::Module(module("crates/auth/src/session.rs", "session", 120)),
         Entity::Module(module("crates/auth/src/token.rs", "token", 80)),
         Entity::Package(Package {
+            readme: None,
             id: EntityId::from_raw(PACKAGE),
             path: p("crates/auth"),
             content_hash: h("manifest"),
