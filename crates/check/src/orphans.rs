@@ -38,7 +38,7 @@ use doc_bridge_model::RelPath;
 use std::collections::HashSet;
 
 use doc_bridge_model::file_role::{FileRole, file_role};
-use doc_bridge_model::site_generator::site_of;
+use doc_bridge_model::site_generator::{SiteGenerator, site_of};
 use doc_bridge_model::snapshot::{
     Diagnostic, Document, Entity, LanguageSource, Severity, Snapshot,
 };
@@ -214,12 +214,16 @@ fn is_ordered_page(path: &RelPath, ordered: &HashSet<String>) -> bool {
     has_order_prefix(name) && ordered.contains(dir)
 }
 
-/// The directories of the documentation sites in the snapshot.
+/// The directories of the documentation sites in the snapshot whose generators build their
+/// navigation themselves. Not an mdBook's: it renders only the pages its `SUMMARY.md` lists,
+/// and those are links, so a page missing from it is an orphan indeed.
 fn site_dirs(snapshot: &Snapshot) -> Vec<RelPath> {
     let mut dirs: Vec<RelPath> = snapshot
         .files
         .iter()
-        .filter_map(|f| site_of(&f.path).map(|(site, _)| site))
+        .filter_map(|f| site_of(&f.path))
+        .filter(|(_, generator)| *generator != SiteGenerator::MdBook)
+        .map(|(site, _)| site)
         .collect();
     dirs.sort();
     dirs.dedup();

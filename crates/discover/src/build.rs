@@ -1487,6 +1487,7 @@ impl<'a> Builder<'a> {
                             }
                         }
                         Some(_) => {}
+                        None if self.site_roots.leaves_site(&record.path, target) => {}
                         None => {
                             diagnostics.push(broken("points outside the repository".to_owned()))
                         }
@@ -1543,7 +1544,9 @@ impl<'a> Builder<'a> {
                         // A file the code names is one a build step writes (or reads).
                         let written =
                             |path: &RelPath| disk.exists(path) || self.code_paths.names(path);
-                        if !crate::links::page_files(&resolved).iter().any(written) {
+                        if !crate::links::page_files(&resolved).iter().any(written)
+                            && !self.site_roots.leaves_site(&record.path, target)
+                        {
                             diagnostics.push(broken(format!(
                                 "points to `{resolved}`, which does not exist"
                             )));
@@ -2353,14 +2356,13 @@ mod tests {
             ("docs/advanced/clients.md", "# Clients\n"),
         ];
         // `docs/async.md` is `/async/`: its `../advanced/transports` is the page beside
-        // `advanced/clients.md`; the typo stays broken, and so does the index's link (an index
-        // is served at its own folder).
+        // `advanced/clients.md`; the typo stays broken. The index is served at its own folder,
+        // the site's root: its `../advanced/clients` leaves the site (not judged).
         let s = snapshot_of(&files);
         assert_eq!(
             broken_links(&s),
             [
-                "docs/async.md: link `../advanced/transport` points to `advanced/transport`, which does not exist",
-                "docs/index.md: link `../advanced/clients` points to `advanced/clients`, which does not exist",
+                "docs/async.md: link `../advanced/transport` points to `advanced/transport`, which does not exist"
             ]
         );
         let targets = link_targets(&s, "docs/async.md");
@@ -2368,9 +2370,58 @@ mod tests {
             targets.contains(&"document:docs/advanced/transports.md"),
             "{targets:?}"
         );
-        // A site that serves pages as files reads the link from the page's own folder.
+        // A site that serves pages as files reads the link from the page's own folder, where
+        // it climbs out of the site: no page of it, and not judged.
         files[0].1 = "site_name: X\nuse_directory_urls: false # flat\n";
-        assert_eq!(broken_links(&snapshot_of(&files)).len(), 3);
+        let flat = snapshot_of(&files);
+        assert!(broken_links(&flat).is_empty(), "{:?}", broken_links(&flat));
+        let targets = link_targets(&flat, "docs/async.md");
+        assert!(
+            !targets.contains(&"document:docs/advanced/transports.md"),
+            "{targets:?}"
+        );
+    }
+
+    #[test]
+    fn a_link_written_as_a_url_that_leaves_its_site_is_not_judged() {
+        let chapter = "# Guessing\n\nSee [`String`](../std/string/struct.String.html), \
+            [the reference](../reference), [next](ch03.html), [gone](ch09.html), \
+            [notes](../notes.md) and [the README](../README.md).\n";
+        let s = snapshot_of(&[
+            ("README.md", "# Book\n"),
+            ("book.toml", "[book]\ntitle = \"B\"\n"),
+            (
+                "src/SUMMARY.md",
+                "- [Guessing](ch02.md)\n- [Next](ch03.md)\n",
+            ),
+            ("src/ch02.md", chapter),
+            ("src/ch03.md", "# Next\n"),
+            // An older edition, served in a folder of the current one's site.
+            ("old/book.toml", "[book]\nsrc = \"pages\"\n"),
+            (
+                "old/pages/ch02.md",
+                "# Moved\n\nSee [the current page](../ch02.html).\n",
+            ),
+            // No site: a link is a file's path.
+            (
+                "notes/a.md",
+                "# A\n\n[up](../../std/index.html) and [gone](../b.html)\n",
+            ),
+        ]);
+        // `src/` is the book's root: `../std/…` and `../reference` name pages the host serves
+        // beside it; a page of the book that is missing, or a file of the repository, is judged.
+        assert_eq!(
+            broken_links(&s),
+            [
+                "notes/a.md: link `../../std/index.html` points outside the repository",
+                "notes/a.md: link `../b.html` points to `b.html`, which does not exist",
+                "src/ch02.md: link `../notes.md` points to `notes.md`, which does not exist",
+                "src/ch02.md: link `ch09.html` points to `src/ch09.html`, which does not exist",
+            ]
+        );
+        let targets = link_targets(&s, "src/ch02.md");
+        assert!(targets.contains(&"document:src/ch03.md"), "{targets:?}");
+        assert!(targets.contains(&"document:README.md"), "{targets:?}");
     }
 
     #[test]

@@ -136,6 +136,10 @@ impl SiteRoots {
                     let docs = setting.as_deref().unwrap_or("docs");
                     add("/", RelPath::join_normalized(&site, docs));
                 }
+                Generator::MdBook => {
+                    let src = setting.as_deref().unwrap_or("src");
+                    add("/", RelPath::join_normalized(&site, src));
+                }
             }
         }
         for source in sphinx {
@@ -180,6 +184,28 @@ impl SiteRoots {
         roots
     }
 
+    /// Whether a relative link written as a URL (`../std/index.html`, `../kit`: a page, no
+    /// source file's extension) from the document at `from` climbs out of the content
+    /// directory of the detected site it is a page of. It then names what the host serves
+    /// beside the site (doc.rust-lang.org's `/std/` beside the book at `/book/`; an older
+    /// edition's page linking the current one), which this repository does not describe: no
+    /// finding. Read from the folder the page is served as ([`SiteRoots::page_folder`]).
+    pub fn leaves_site(&self, from: &RelPath, target: &str) -> bool {
+        if self.configured || !is_url_style(target) {
+            return false;
+        }
+        let Some(root) = self
+            .roots
+            .iter()
+            .filter(|root| from.is_within(&root.dir))
+            .max_by_key(|root| root.dir.depth())
+        else {
+            return false;
+        };
+        let base = self.page_folder(from).unwrap_or_else(|| from.parent());
+        RelPath::join_normalized(&base, target).is_none_or(|path| !path.is_within(&root.dir))
+    }
+
     /// The folder a page is served as when its site serves every page as one (MkDocs's
     /// directory URLs: `docs/async.md` at `/async/`, so its `../advanced/transports` is
     /// `docs/advanced/transports`): links its folder does not resolve are read from there too.
@@ -204,6 +230,20 @@ impl SiteRoots {
     /// on svelte.dev), so only links that resolve count.
     pub fn judges(&self, path: &RelPath) -> bool {
         self.configured || self.roots.iter().any(|root| path.is_within(&root.site))
+    }
+}
+
+/// Whether a link's path reads as a URL of a page rather than a file of the repository: it ends
+/// with `/`, names `.html` or `.htm`, or its last segment has no extension (`../kit`, `..`).
+fn is_url_style(target: &str) -> bool {
+    let last = target.rsplit('/').next().unwrap_or(target);
+    let extension = last
+        .rsplit_once('.')
+        .map(|(stem, ext)| (stem, ext.to_ascii_lowercase()));
+    match extension {
+        _ if last.is_empty() || last == ".." || last == "." => true,
+        None => true,
+        Some((_, ext)) => ext == "html" || ext == "htm",
     }
 }
 
@@ -350,15 +390,21 @@ fn sphinx_gallery(bytes: &[u8], assignments: &[Assignment]) -> Option<SphinxGall
 
 /// The content directory a site configuration file names, as written: `docs_dir` of
 /// `mkdocs.yml` (a top-level key), `srcDir` of `.vitepress/config.*` (the first `srcDir:`
-/// followed by a string literal). `None` for other files, or when the setting is absent or not
+/// followed by a string literal), `[book] src` of an mdBook's `book.toml`. `None` for other files, or when the setting is absent or not
 /// a plain string (the generator's default applies).
 fn content_dir_setting(path: &RelPath, bytes: &[u8]) -> Option<String> {
     let mkdocs = is_mkdocs_config(path);
-    if !mkdocs && !is_vitepress_config(path) {
+    let mdbook = path.file_name() == "book.toml";
+    if !mkdocs && !mdbook && !is_vitepress_config(path) {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    let value = if mkdocs {
+    let book_src;
+    let value = if mdbook {
+        let table: toml::Table = text.parse().ok()?;
+        book_src = table.get("book")?.get("src")?.as_str()?.to_owned();
+        Some(book_src.as_str())
+    } else if mkdocs {
         mkdocs_top_level(text, "docs_dir")
     } else {
         vitepress_src_dir(text)
