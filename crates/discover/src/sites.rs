@@ -43,6 +43,10 @@ pub struct SiteRoot {
     /// Each page is served as a folder (MkDocs's directory URLs: `async.md` at `/async/`), so a
     /// relative URL written for the site is read from that folder ([`SiteRoots::page_folder`]).
     page_folders: bool,
+    /// A relative URL that climbs out of it names a page the host serves beside the site
+    /// ([`SiteRoots::leaves_site`]): true for the generators' content directories, false for
+    /// a Sphinx source (whose document names stay at it) and configured roots.
+    host_beside: bool,
 }
 
 /// The site roots of a repository.
@@ -65,6 +69,7 @@ impl SiteRoots {
                     site: dir.clone(),
                     locale_fallback: false,
                     page_folders: false,
+                    host_beside: false,
                 })
                 .collect(),
             configured: true,
@@ -109,6 +114,7 @@ impl SiteRoots {
                         site: site.clone(),
                         locale_fallback,
                         page_folders,
+                        host_beside: true,
                     });
                 }
             };
@@ -149,6 +155,7 @@ impl SiteRoots {
                 site: source.clone(),
                 locale_fallback: false,
                 page_folders: false,
+                host_beside: false,
             });
         }
         roots.sort_by(|a, b| a.site.cmp(&b.site));
@@ -180,6 +187,7 @@ impl SiteRoots {
             site: RelPath::root(),
             locale_fallback: false,
             page_folders: false,
+            host_beside: false,
         });
         roots
     }
@@ -199,6 +207,7 @@ impl SiteRoots {
             .iter()
             .filter(|root| from.is_within(&root.dir))
             .max_by_key(|root| root.dir.depth())
+            .filter(|root| root.host_beside)
         else {
             return false;
         };
