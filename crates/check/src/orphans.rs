@@ -17,7 +17,8 @@
 //! log entries (`changelog_unreleased/`, news fragments such as `19939.bugfix.rst`, by
 //! [`doc_bridge_model::file_role`]); and the
 //! pages of a documentation site (a directory with a `.vitepress/`, `docusaurus.config.*`,
-//! `astro.config.*` or `mkdocs.yml`, [`doc_bridge_model::site_generator`]), which its
+//! `astro.config.*`, `mkdocs.yml` or `hugo.toml`, [`doc_bridge_model::site_generator`]; not an
+//! mdBook's, which renders only what its `SUMMARY.md` links to), which its
 //! generator reaches through the sidebar and navigation it builds, not through links. A
 //! translation (`docs/ja/guide.md` beside `docs/en/guide.md`: the same path but for the folder
 //! discovery read the document's language from) is reached when one of its translations is,
@@ -440,6 +441,13 @@ mod tests {
         let out = diagnostics(&s, &Graph::new(&s));
         let paths: Vec<&str> = out.iter().map(|d| d.path.as_str()).collect();
         assert_eq!(paths, ["wiki/page.md"]);
+        // An mdBook renders only what its SUMMARY.md links to: its pages stay judged. A Hugo
+        // site lists every page of a section on the section's page.
+        s.files.push(file("wiki/book.toml"));
+        let out = diagnostics(&s, &Graph::new(&s));
+        assert_eq!(out.len(), 1);
+        s.files.push(file("wiki/hugo.toml"));
+        assert!(diagnostics(&s, &Graph::new(&s)).is_empty());
     }
 
     #[test]

@@ -595,6 +595,14 @@ impl<'a> Builder<'a> {
                 .collect(),
             _ => Vec::new(),
         });
+        let php_namespaces = self.observed.iter().flat_map(|f| match &f.analysis {
+            Analysis::Module(doc_bridge_source::Language::Php, facts) => facts
+                .namespaces
+                .iter()
+                .map(|namespace| (&f.record.path, namespace.as_str()))
+                .collect(),
+            _ => Vec::new(),
+        });
         let generated = self.observed.iter().flat_map(|f| match &f.analysis {
             Analysis::Manifest(facts) => facts
                 .generated_files
@@ -607,7 +615,8 @@ impl<'a> Builder<'a> {
             .with_files(self.files.keys().copied())
             .with_generated(generated)
             .with_kotlin_declarations(kotlin_declarations)
-            .with_csharp_namespaces(csharp_namespaces);
+            .with_csharp_namespaces(csharp_namespaces)
+            .with_php_namespaces(php_namespaces);
         for (dotted, module) in resolver.python_dotted_names(&module_paths) {
             // Module paths come sorted: the first by path keeps the name.
             self.python_modules.entry(dotted).or_insert(module);
@@ -1388,6 +1397,8 @@ impl<'a> Builder<'a> {
         };
         // The site roots in this document's order, computed at its first site-absolute link.
         let mut site_roots = None;
+        // The site's own code decides what its links name: what names nothing is not judged.
+        let by_hook = self.site_roots.links_by_hook(&record.path);
         // The relation a link that found its target makes.
         let links_to = |to: EntityId, line: u32, via: &str| Relation {
             from: id.clone(),
@@ -1471,7 +1482,7 @@ impl<'a> Builder<'a> {
                                     .iter()
                                     .any(|p| disk.exists(p))
                             });
-                        if !on_disk && self.site_roots.judges(&record.path) {
+                        if !on_disk && !by_hook && self.site_roots.judges(&record.path) {
                             diagnostics.push(broken(site_miss(roots)));
                         }
                         continue;
@@ -1487,7 +1498,7 @@ impl<'a> Builder<'a> {
                             }
                         }
                         Some(_) => {}
-                        None if self.site_roots.leaves_site(&record.path, target) => {}
+                        None if by_hook || self.site_roots.leaves_site(&record.path, target) => {}
                         None => {
                             diagnostics.push(broken("points outside the repository".to_owned()))
                         }
@@ -1545,6 +1556,7 @@ impl<'a> Builder<'a> {
                         let written =
                             |path: &RelPath| disk.exists(path) || self.code_paths.names(path);
                         if !crate::links::page_files(&resolved).iter().any(written)
+                            && !by_hook
                             && !self.site_roots.leaves_site(&record.path, target)
                         {
                             diagnostics.push(broken(format!(
@@ -2422,6 +2434,43 @@ mod tests {
         let targets = link_targets(&s, "src/ch02.md");
         assert!(targets.contains(&"document:src/ch03.md"), "{targets:?}");
         assert!(targets.contains(&"document:README.md"), "{targets:?}");
+    }
+
+    #[test]
+    fn a_hugo_site_serves_pages_as_folders_and_its_link_hook_decides_what_is_unknown() {
+        let page = "# Build\n\nA [regular expression](g), [caching](../caching) and \
+            [a typo](../cachin).\n";
+        let mut files = vec![
+            ("docs/hugo.toml", "baseURL = 'https://x.org/'\n"),
+            ("docs/content/configuration/build.md", page),
+            ("docs/content/configuration/caching.md", "# Caching\n"),
+            (
+                "docs/content/configuration/_index.md",
+                "# Configuration\n\n[up](../build)\n",
+            ),
+        ];
+        // `build.md` is `/configuration/build/`: `../caching` is its sibling. Without a link
+        // render hook, what names nothing is broken.
+        let s = snapshot_of(&files);
+        assert_eq!(
+            broken_links(&s),
+            [
+                "docs/content/configuration/_index.md: link `../build` points to `docs/content/build`, which does not exist",
+                "docs/content/configuration/build.md: link `../cachin` points to `docs/content/cachin`, which does not exist",
+                "docs/content/configuration/build.md: link `g` points to `docs/content/configuration/g`, which does not exist",
+            ]
+        );
+        let targets = link_targets(&s, "docs/content/configuration/build.md");
+        assert!(
+            targets.contains(&"document:docs/content/configuration/caching.md"),
+            "{targets:?}"
+        );
+        // With one (`[text](g)` is a glossary term there), nothing unresolved is judged.
+        files.push((
+            "docs/layouts/_markup/render-link.html",
+            "{{ .Destination }}\n",
+        ));
+        assert!(broken_links(&snapshot_of(&files)).is_empty());
     }
 
     #[test]

@@ -52,6 +52,11 @@ pub struct Resolver<'a> {
     kotlin_declared: HashMap<&'a str, Vec<&'a RelPath>>,
     /// C#: a namespace (`A.B`) → the modules declaring it, sorted.
     csharp_namespaces: HashMap<&'a str, Vec<EntityId>>,
+    /// PHP: the first name of every namespace a module declares (`Illuminate` of
+    /// `Illuminate\Support`): a `use` under no such name is another vendor's class or PHP's own.
+    php_vendors: HashSet<&'a str>,
+    /// PHP: the modules that declare a namespace (the others are in the global one).
+    php_namespaced: HashSet<&'a RelPath>,
     /// Swift: a SwiftPM target (`Sources/NAME/`, `Tests/NAME/`) → its modules, sorted.
     swift_targets: HashMap<&'a str, Vec<EntityId>>,
     /// Ruby: a module's path below its last `lib/` directory (`lantern/server.rb`) → the
@@ -204,6 +209,8 @@ impl<'a> Resolver<'a> {
             jvm_pairs,
             kotlin_declared: HashMap::new(),
             csharp_namespaces: HashMap::new(),
+            php_vendors: HashSet::new(),
+            php_namespaced: HashSet::new(),
             swift_targets,
             ruby_lib,
             npm: BTreeMap::new(),
@@ -374,6 +381,20 @@ impl<'a> Resolver<'a> {
 
     /// The same lookups, also knowing the namespaces each C# module declares, so that a
     /// `using` resolves to the modules of its namespace.
+    /// The PHP modules' declared namespaces: (module, fully qualified namespace).
+    pub fn with_php_namespaces(
+        mut self,
+        declarations: impl IntoIterator<Item = (&'a RelPath, &'a str)>,
+    ) -> Self {
+        for (module, namespace) in declarations {
+            self.php_namespaced.insert(module);
+            if let Some(vendor) = namespace.split('\\').find(|s| !s.is_empty()) {
+                self.php_vendors.insert(vendor);
+            }
+        }
+        self
+    }
+
     pub fn with_csharp_namespaces(
         mut self,
         declarations: impl IntoIterator<Item = (&'a RelPath, &'a str)>,
@@ -1395,6 +1416,44 @@ mod tests {
         // `core.h` alone is a suffix of `include/fmt/core.h` too; `mt/core.h` is not.
         assert_eq!(ids(&inc("core.h")), ["module:include/fmt/core.h"]);
         assert_eq!(inc("mt/core.h").0, ImportResolution::External);
+    }
+
+    #[test]
+    fn php_uses_under_no_namespace_declared_here_are_other_vendors_or_php_itself() {
+        let modules = vec![
+            p("src/Illuminate/Support/Stringable.php"),
+            p("src/Illuminate/Console/Application.php"),
+            p("src/Illuminate/Foundation/Console/Application.php"),
+            p("src/Illuminate/Support/Str.php"),
+            p("helpers/Legacy.php"),
+        ];
+        let from = p("src/Illuminate/Support/Str.php");
+        let namespaced = [
+            (&modules[0], "Illuminate\\Support"),
+            (&modules[1], "Illuminate\\Console"),
+            (&modules[2], "Illuminate\\Foundation\\Console"),
+            (&modules[3], "Illuminate\\Support"),
+        ];
+        let php = |r: &Resolver<'_>, s: &str| r.resolve(Language::Php, &from, s, &[], false);
+        let plain = Resolver::new(&modules, &[], &BTreeMap::new());
+        // By path tails alone, PHP's `Stringable` is this repository's file of that name, and
+        // Symfony's `Console\Application` one of its two.
+        assert_eq!(php(&plain, "Stringable").0, ImportResolution::Internal);
+        assert_eq!(
+            php(&plain, "Symfony\\Component\\Console\\Application").0,
+            ImportResolution::Unresolved
+        );
+        let r = Resolver::new(&modules, &[], &BTreeMap::new()).with_php_namespaces(namespaced);
+        assert_eq!(php(&r, "Stringable").0, ImportResolution::External);
+        assert_eq!(
+            php(&r, "Symfony\\Component\\Console\\Application").0,
+            ImportResolution::External
+        );
+        assert_eq!(ids(&php(&r, "Legacy")), ["module:helpers/Legacy.php"]);
+        assert_eq!(
+            ids(&php(&r, "Illuminate\\Support\\Str")),
+            ["module:src/Illuminate/Support/Str.php"]
+        );
     }
 
     #[test]

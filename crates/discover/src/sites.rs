@@ -47,6 +47,9 @@ pub struct SiteRoot {
     /// ([`SiteRoots::leaves_site`]): true for the generators' content directories, false for
     /// a Sphinx source (whose document names stay at it) and configured roots.
     host_beside: bool,
+    /// The site's own code decides what a link names (a Hugo link render hook,
+    /// `layouts/_markup/render-link.html`): a link that names nothing here is not judged.
+    links_by_hook: bool,
 }
 
 /// The site roots of a repository.
@@ -70,6 +73,7 @@ impl SiteRoots {
                     locale_fallback: false,
                     page_folders: false,
                     host_beside: false,
+                    links_by_hook: false,
                 })
                 .collect(),
             configured: true,
@@ -88,8 +92,12 @@ impl SiteRoots {
         // (site directory, generator) → the content directory its configuration names, and
         // whether it serves pages as files.
         let mut sites: BTreeMap<(RelPath, Generator), (Option<String>, bool)> = BTreeMap::new();
+        let mut link_hooks: Vec<&RelPath> = Vec::new();
         for (path, settings) in files {
             let Some((site, generator)) = site_of(path) else {
+                if is_link_render_hook(path) {
+                    link_hooks.push(path);
+                }
                 continue;
             };
             let entry = sites.entry((site, generator)).or_default();
@@ -105,7 +113,10 @@ impl SiteRoots {
         let mut roots = Vec::new();
         for ((site, generator), (setting, page_files)) in sites {
             let locale_fallback = generator == Generator::Starlight;
-            let page_folders = generator == Generator::MkDocs && !page_files;
+            let page_folders =
+                (generator == Generator::MkDocs && !page_files) || generator == Generator::Hugo;
+            let links_by_hook =
+                generator == Generator::Hugo && link_hooks.iter().any(|hook| hook.is_within(&site));
             let mut add = |prefix: &str, dir: Option<RelPath>| {
                 if let Some(dir) = dir.filter(|d| dirs.contains(d)) {
                     roots.push(SiteRoot {
@@ -115,6 +126,7 @@ impl SiteRoots {
                         locale_fallback,
                         page_folders,
                         host_beside: true,
+                        links_by_hook,
                     });
                 }
             };
@@ -146,6 +158,10 @@ impl SiteRoots {
                     let src = setting.as_deref().unwrap_or("src");
                     add("/", RelPath::join_normalized(&site, src));
                 }
+                Generator::Hugo => {
+                    add("/", site.join("content"));
+                    add("/", site.join("static"));
+                }
             }
         }
         for source in sphinx {
@@ -156,6 +172,7 @@ impl SiteRoots {
                 locale_fallback: false,
                 page_folders: false,
                 host_beside: false,
+                links_by_hook: false,
             });
         }
         roots.sort_by(|a, b| a.site.cmp(&b.site));
@@ -188,8 +205,19 @@ impl SiteRoots {
             locale_fallback: false,
             page_folders: false,
             host_beside: false,
+            links_by_hook: false,
         });
         roots
+    }
+
+    /// Whether the site the document at `from` is a page of decides what its links name in its
+    /// own code (a Hugo link render hook): a link that names nothing here is not judged.
+    pub fn links_by_hook(&self, from: &RelPath) -> bool {
+        !self.configured
+            && self
+                .roots
+                .iter()
+                .any(|root| root.links_by_hook && from.is_within(&root.dir))
     }
 
     /// Whether a relative link written as a URL (`../std/index.html`, `../kit`: a page, no
@@ -216,9 +244,9 @@ impl SiteRoots {
     }
 
     /// The folder a page is served as when its site serves every page as one (MkDocs's
-    /// directory URLs: `docs/async.md` at `/async/`, so its `../advanced/transports` is
+    /// directory URLs, Hugo's pretty URLs: `docs/async.md` at `/async/`, so its `../advanced/transports` is
     /// `docs/advanced/transports`): links its folder does not resolve are read from there too.
-    /// `None` outside such a site and for an index page (`index.md`, `README.md`), which is
+    /// `None` outside such a site and for an index page (`index.md`, `_index.md`, `README.md`), which is
     /// served at its own folder.
     pub fn page_folder(&self, path: &RelPath) -> Option<RelPath> {
         let served = !self.configured
@@ -227,7 +255,9 @@ impl SiteRoots {
                 .iter()
                 .any(|root| root.page_folders && path.is_within(&root.dir));
         let stem = path.file_stem();
-        let index = stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme");
+        let index = ["index", "_index", "readme"]
+            .iter()
+            .any(|name| stem.eq_ignore_ascii_case(name));
         (served && !index)
             .then(|| path.parent().join(stem))
             .flatten()
@@ -240,6 +270,16 @@ impl SiteRoots {
     pub fn judges(&self, path: &RelPath) -> bool {
         self.configured || self.roots.iter().any(|root| path.is_within(&root.site))
     }
+}
+
+/// A Hugo link render hook: `layouts/_markup/render-link.html` (also under `_default/`, for
+/// one output format or language, `render-link.rss.html`, or in a theme's `layouts/`).
+fn is_link_render_hook(path: &RelPath) -> bool {
+    let name = path.file_name();
+    name.starts_with("render-link")
+        && name.ends_with(".html")
+        && path.parent().file_name() == "_markup"
+        && path.as_str().split('/').any(|dir| dir == "layouts")
 }
 
 /// Whether a link's path reads as a URL of a page rather than a file of the repository: it ends

@@ -23,11 +23,13 @@ pub enum SiteGenerator {
     /// `book.toml` (mdBook). Its navigation is `SUMMARY.md`'s links, and it renders only the
     /// pages listed there.
     MdBook,
+    /// `hugo.toml`, `hugo.yaml`, `hugo.yml` or `hugo.json` (Hugo).
+    Hugo,
 }
 
 /// The site a file configures or belongs to by name: the directory holding `.vitepress/` for
 /// any file inside it, the directory of `docusaurus.config.*`, `astro.config.*` or
-/// `mkdocs.y(a)ml` or `book.toml`. `None` for every other file.
+/// `mkdocs.y(a)ml`, `book.toml` or `hugo.{toml,yaml,yml,json}`. `None` for every other file.
 pub fn site_of(path: &RelPath) -> Option<(RelPath, SiteGenerator)> {
     let text = path.as_str();
     if text.starts_with(".vitepress/") {
@@ -39,6 +41,7 @@ pub fn site_of(path: &RelPath) -> Option<(RelPath, SiteGenerator)> {
     let generator = match path.file_name() {
         "mkdocs.yml" | "mkdocs.yaml" => SiteGenerator::MkDocs,
         "book.toml" => SiteGenerator::MdBook,
+        "hugo.toml" | "hugo.yaml" | "hugo.yml" | "hugo.json" => SiteGenerator::Hugo,
         name if is_script_named(name, "docusaurus.config") => SiteGenerator::Docusaurus,
         name if is_script_named(name, "astro.config") => SiteGenerator::Starlight,
         _ => return None,
@@ -143,6 +146,7 @@ mod tests {
         assert_eq!(site("astro.config.mjs"), Some((".".into(), Starlight)));
         assert_eq!(site("docs/en/mkdocs.yml"), Some(("docs/en".into(), MkDocs)));
         assert_eq!(site("guide/book.toml"), Some(("guide".into(), MdBook)));
+        assert_eq!(site("docs/hugo.toml"), Some(("docs".into(), Hugo)));
         for other in [
             "docs/vitepress/config.ts",
             "astro.config.json",

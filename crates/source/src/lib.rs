@@ -236,7 +236,7 @@ pub struct SourceFacts {
     #[serde(default)]
     pub text_truncated: bool,
     /// The namespaces the module declares, fully qualified, sorted and deduplicated (C#: what
-    /// a `using` names). Empty for the other languages. Always written: the analysis cache's
+    /// a `using` names; PHP: `namespace App\Http;`). Empty for the other languages. Always written: the analysis cache's
     /// encoding is not self-describing, so a skipped field would not decode.
     #[serde(default)]
     pub namespaces: Vec<String>,

@@ -12,6 +12,9 @@
 //! Imports: `use A\B\C;`, grouped `use A\B\{C, D as E};`, `use function`/`use const`, each as
 //! the fully qualified name (`A\B\C`); `require`/`include` (and `_once`) of a string literal
 //! as the path written, of `__DIR__ . '/x.php'` as `__DIR__/x.php`.
+//!
+//! Namespaces: those the file declares (`namespace App\Http;`), fully qualified, so a `use`
+//! can be told from a class of another vendor that merely shares a path's tail.
 
 use tree_sitter::Node;
 
@@ -35,7 +38,15 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>) -> Found {
 
 fn statement<'t>(ctx: &Ctx<'_>, node: Node<'t>, found: &mut Found, pending: &mut Vec<Node<'t>>) {
     match node.kind() {
-        "namespace_definition" => pending.extend(node.child_by_field_name("body")),
+        "namespace_definition" => {
+            // `namespace A\B;` (what follows is in it) or `namespace A\B { … }`.
+            if let Some(name) = ctx.text_of(node.child_by_field_name("name")) {
+                found
+                    .namespaces
+                    .push(name.trim_start_matches('\\').to_owned());
+            }
+            pending.extend(node.child_by_field_name("body"))
+        }
         // A block's statements are read like the program's.
         "if_statement" | "else_clause" | "else_if_clause" | "compound_statement"
         | "colon_block" => pending.push(node),
@@ -335,6 +346,17 @@ if (!function_exists('guarded')) {
 ?>
 <html><?php echo 1; ?></html>
 "#;
+
+    #[test]
+    fn declared_namespaces_are_recorded() {
+        let facts = |src: &str| analyze(Language::Php, src.as_bytes()).namespaces;
+        assert_eq!(facts(SOURCE), ["App\\Http"]);
+        assert_eq!(
+            facts("<?php\nnamespace B { class X {} }\nnamespace A\\C { class Y {} }\n"),
+            ["A\\C", "B"]
+        );
+        assert!(facts("<?php\nclass Global {}\n").is_empty());
+    }
 
     #[test]
     fn declarations_and_reachable_members_are_recorded() {

@@ -10,7 +10,12 @@ impl Resolver<'_> {
     /// so the class is in a file ending with `B/C.php` for some trailing part of its name.
     /// The longest trailing part (of two segments or more, or the whole name) that exactly
     /// one module's path ends with resolves it; several modules for the longest part that
-    /// has any are unresolved; none is external (a Composer dependency, PHP itself).
+    /// has any are unresolved; none is external (a Composer dependency, PHP itself). Where the
+    /// modules declare namespaces, a name under a first segment none of them starts with is
+    /// external without looking (`Symfony\Component\Console\Application` in a repository of
+    /// `Illuminate\…` classes, though it has a `Console/Application.php`), and a one-segment
+    /// name (`use Stringable;`) is a global class: a module here only when one file of that
+    /// name declares no namespace, else PHP's own.
     ///
     /// An include (`require __DIR__ . '/x.php'`, recorded as `__DIR__/x.php`) joins the
     /// including file's directory, and is unresolved when no file is there; a path without
@@ -21,6 +26,29 @@ impl Resolver<'_> {
             return self.php_include(from, specifier);
         }
         let segments: Vec<&str> = specifier.split('\\').filter(|s| !s.is_empty()).collect();
+        if !self.php_vendors.is_empty() {
+            match segments.as_slice() {
+                // `use Stringable;`: a class of the global namespace, PHP's own unless one
+                // module here declares it outside any namespace.
+                [name] => {
+                    let rel = format!("{name}.php");
+                    let global: Vec<&RelPath> = self
+                        .modules_ending_with(&rel)
+                        .into_iter()
+                        .filter(|m| m.file_name() == rel && !self.php_namespaced.contains(m))
+                        .collect();
+                    return match global.as_slice() {
+                        [only] => (ImportResolution::Internal, vec![EntityId::module(only)]),
+                        _ => (ImportResolution::External, Vec::new()),
+                    };
+                }
+                // Under a name no namespace here starts with: another vendor's class.
+                [vendor, ..] if !self.php_vendors.contains(vendor) => {
+                    return (ImportResolution::External, Vec::new());
+                }
+                _ => {}
+            }
+        }
         let shortest = segments.len().min(2);
         for take in (shortest..=segments.len()).rev() {
             let Some(tail) = segments.get(segments.len() - take..) else {
