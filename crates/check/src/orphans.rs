@@ -111,6 +111,15 @@ pub fn is_entry_document(path: &RelPath) -> bool {
         || stem.ends_with(".readme")
         || is_readme_translation(&stem)
         || is_capitalised_note(path.file_stem())
+        || is_topic_readme(path.file_stem())
+}
+
+/// Whether a file stem is a README on one topic, in capitals like the README
+/// (`README.dialects`, `README-unittests`, `README_CI`): found beside the README, in the
+/// listing.
+fn is_topic_readme(stem: &str) -> bool {
+    stem.strip_prefix("README")
+        .is_some_and(|rest| rest.starts_with(['.', '-', '_']) && rest.len() > 1)
 }
 
 /// Whether a stem (lowercase, `-` read as `_`) is a README's translation: `readme_ja`,
@@ -375,6 +384,9 @@ mod tests {
                 document("docs/gallery-header-notes.md"),
                 document("HOW_TO_RELEASE.md"),
                 document("asv_bench/README_CI.md"),
+                document("README.dialects.rst"),
+                document("README-unittests.rst"),
+                document("docs/Readme.extra.md"),
                 document("docs/Faq.md"),
                 document("docs/X.md"),
                 document("scripts/release.patch.rst"),
@@ -393,6 +405,7 @@ mod tests {
             [
                 ".github.md",
                 "docs/Faq.md",
+                "docs/Readme.extra.md",
                 "docs/X.md",
                 "docs/claude/setup.md",
                 "docs/gallery-header-notes.md",
@@ -407,7 +420,7 @@ mod tests {
         );
         assert!(out.iter().all(|d| d.code == "orphan-document"));
         assert_eq!(
-            out[7].entity.as_ref().map(|e| e.as_str()),
+            out[8].entity.as_ref().map(|e| e.as_str()),
             Some("document:docs/orphan.md")
         );
     }

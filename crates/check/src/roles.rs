@@ -21,9 +21,10 @@
 //! A package of benchmarks, fuzz targets or stress tests (its manifest under a `bench/`,
 //! `benches/`, `benchmarks/`, `fuzz/` or `stress-test/` directory: tokio's `benches/Cargo.toml`,
 //! cargo-fuzz's `fuzz/Cargo.toml`), a test application (a folder named with the word `test`,
-//! `tests`, `testing`, `e2e` or `bench`: `android-test-app`, `maven-tests`) or a build's own
-//! logic (`buildSrc/`, `build-logic/`) exercises or builds the code for its developers; no
-//! document needs to cover it, so its `uncovered-package` is not a finding.
+//! `tests`, `testing`, `e2e`, `bench` or `stress`: `android-test-app`, `maven-tests`), an
+//! example (the word `example`, `demo` or `sample`, or their plurals: `internal-example-plugin`)
+//! or a build's own logic (`buildSrc/`, `build-logic/`) exercises, shows or builds the code for
+//! its developers; no document needs to cover it, so its `uncovered-package` is not a finding.
 
 use std::collections::HashMap;
 
@@ -106,9 +107,24 @@ const EXERCISE_DIRS: &[&str] = &[
 ];
 
 /// Words in a package folder's name (split at `-`, `_` and `.`) that say the package exercises
-/// or builds the code rather than ships it: okhttp's `android-test-app`, `maven-tests`,
-/// `okhttp-osgi-tests`.
-const EXERCISE_WORDS: &[&str] = &["test", "tests", "testing", "e2e", "bench", "benchmarks"];
+/// or builds the code rather than ships it, or shows how to use it: okhttp's
+/// `android-test-app`, `maven-tests`, `okhttp-osgi-tests`, tailwindcss's
+/// `internal-example-plugin`, nushell's `nu_plugin_stress_internals`.
+const EXERCISE_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "e2e",
+    "bench",
+    "benchmarks",
+    "stress",
+    "example",
+    "examples",
+    "demo",
+    "demos",
+    "sample",
+    "samples",
+];
 
 /// Folders of a Gradle build's own logic (convention plugins), which no reader needs a page on.
 const BUILD_LOGIC_DIRS: &[&str] = &["buildsrc", "build-logic", "build_logic"];
@@ -213,6 +229,15 @@ mod tests {
                 finding("uncovered-package", "build-logic/settings.gradle.kts"),
                 finding("uncovered-package", "test_suite/no_std/Cargo.toml"),
                 finding("uncovered-package", "packages/contest/package.json"),
+                finding(
+                    "uncovered-package",
+                    "packages/internal-example-plugin/package.json",
+                ),
+                finding(
+                    "uncovered-package",
+                    "crates/nu_plugin_stress_internals/Cargo.toml",
+                ),
+                finding("uncovered-package", "crates/resampler/Cargo.toml"),
                 finding("unresolved-import", "benches/src/lib.rs"),
                 finding("broken-link", "docs/ref/templates/language.txt"),
                 finding("orphan-document", "gen/Template/page.md"),
@@ -228,6 +253,7 @@ mod tests {
                 "uncovered-package packages/templatex/package.json",
                 "uncovered-package benchmarking/Cargo.toml",
                 "uncovered-package packages/contest/package.json",
+                "uncovered-package crates/resampler/Cargo.toml",
                 "unresolved-import benches/src/lib.rs",
                 "broken-link docs/ref/templates/language.txt",
                 "parse-error scripts/templates/broken.js",

@@ -125,7 +125,8 @@ fn items(ctx: &Ctx<'_>, root: Node<'_>, found: &mut Found) {
                                 .collect();
                         }
                         if specifiers.is_empty() {
-                            specifiers.push(name.to_owned());
+                            // `mod r#type;` is read from `type.rs`.
+                            specifiers.push(raw_free(name));
                         }
                         for specifier in specifiers {
                             imports.push(FoundImport::new(
@@ -310,6 +311,12 @@ fn path_attribute(ctx: &Ctx<'_>, item: Node<'_>) -> Option<String> {
         "string_literal" | "raw_string_literal" => ctx.string_value(value, &["string_content"]),
         _ => None,
     }
+}
+
+/// A path with its raw identifiers written plainly (`crate::r#type` → `crate::type`): the
+/// module's name, as its file is named. `#` occurs in no other identifier.
+fn raw_free(path: &str) -> String {
+    path.replace("r#", "")
 }
 
 /// The literal of `path = "…"` in `#[cfg_attr(predicate, path = "…")]`: the file a `mod` is
@@ -517,9 +524,9 @@ fn use_imports(ctx: &Ctx<'_>, declaration: Node<'_>, imports: &mut Vec<FoundImpo
         imports.push(FoundImport::new(
             ctx,
             declaration,
-            &specifier,
+            &raw_free(&specifier),
             ImportKind::Static,
-            names,
+            names.iter().map(|name| raw_free(name)).collect(),
         ));
     }
 }
@@ -661,6 +668,19 @@ mod tests {
             ]
         );
         assert_eq!(names(src), ["decl"]);
+    }
+
+    #[test]
+    fn raw_identifiers_name_their_modules_plainly() {
+        let src = "mod r#type;\nuse crate::r#type::r#Struct;\nuse self::r#try;\n";
+        assert_eq!(
+            imports(src),
+            [
+                (s("type"), ImportKind::ModDecl, v(&[]), 1),
+                (s("crate::type"), ImportKind::Static, v(&["Struct"]), 2),
+                (s("self"), ImportKind::Static, v(&["try"]), 3),
+            ]
+        );
     }
 
     #[test]
