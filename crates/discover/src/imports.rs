@@ -665,7 +665,21 @@ impl<'a> Resolver<'a> {
                 dir = dir.parent();
             }
         };
+        // A file Cargo compiles as a crate of its own, found by where it lies in its package
+        // (`src/bin/x.rs`, `tests/x.rs`, `examples/x.rs`, `benches/x.rs`, `build.rs`), is its
+        // own root.
+        let own_root = || {
+            let parent = from.parent();
+            let package_dir = match parent.file_name() {
+                "bin" if parent.parent().file_name() == "src" => parent.parent().parent(),
+                "tests" | "examples" | "benches" => parent.parent(),
+                _ if from.file_name() == "build.rs" => parent,
+                _ => return false,
+            };
+            self.cargo_roots.contains_key(&package_dir)
+        };
         let (start_file, rest) = match *first {
+            "crate" if own_root() => (Some(from.clone()), &segments[1..]),
             "crate" => (crate_root(), &segments[1..]),
             "self" => (Some(from.clone()), &segments[1..]),
             "super" => {
@@ -939,6 +953,38 @@ mod tests {
         assert_eq!(ids(&resolved), ["module:crates/core/flags/defs.rs"]);
         let resolved = use_("crates/grep/src/search.rs", "crate::search");
         assert_eq!(ids(&resolved), ["module:crates/grep/src/search.rs"]);
+    }
+
+    #[test]
+    fn a_binary_test_example_or_build_script_is_its_own_crate_root() {
+        let modules = vec![
+            p("tools/src/bin/lines.rs"),
+            p("tools/tests/cli.rs"),
+            p("tools/build.rs"),
+            p("app/src/lib.rs"),
+            p("app/src/tests/mod.rs"),
+            p("app/src/tests/unit.rs"),
+        ];
+        let packages = vec![
+            package("tools", "tools", Ecosystem::Cargo),
+            package("app", "app", Ecosystem::Cargo),
+        ];
+        let r = Resolver::new(&modules, &packages, &BTreeMap::new());
+        let use_ = |from: &str, specifier: &str| {
+            r.resolve(Language::Rust, &p(from), specifier, &[], false)
+        };
+        for own in [
+            "tools/src/bin/lines.rs",
+            "tools/tests/cli.rs",
+            "tools/build.rs",
+        ] {
+            assert_eq!(ids(&use_(own, "crate::helper")), [format!("module:{own}")]);
+        }
+        // A module folder named `tests` inside a crate is no crate of its own.
+        assert_eq!(
+            ids(&use_("app/src/tests/unit.rs", "crate::tests")),
+            ["module:app/src/tests/mod.rs"]
+        );
     }
 
     #[test]
