@@ -3,7 +3,7 @@
 //! inputs, outputs or demonstrations: a Markdown file under `tests/format/` is a formatter's
 //! input, a playground imports what its build produces, an example is assembled by the site
 //! that shows it. Their broken links, unresolved imports, orphan status, text that is not
-//! UTF-8 (a test's deliberately mis-encoded input) and manifests that do not parse (a
+//! UTF-8 or not text (a test's deliberately mis-encoded input) and manifests that do not parse (a
 //! highlighter's test input named `Cargo.toml`) are not findings, and neither is a package
 //! of them that no document covers (a playground's `package.json`
 //! needs no page; an area is judged as it is, since the file its finding names is only its
@@ -38,6 +38,7 @@ const CONTENT_CODES: &[&str] = &[
     "orphan-document",
     "uncovered-package",
     "invalid-utf8",
+    "binary-file",
     "manifest-invalid",
 ];
 
@@ -70,15 +71,18 @@ pub fn drop_exempt(snapshot: &Snapshot, mut diagnostics: Vec<Diagnostic>) -> Vec
 }
 
 /// Whether a file lies in a templates directory (`templates/`, `template/`,
-/// `project_template/`, a scaffolding tool's `template-react-ts/`).
+/// `project_template/`, a scaffolding tool's `template-react-ts/`, Hugo's `skeletons/` and
+/// `archetypes/`, which `hugo new` copies).
 fn is_template(path: &doc_bridge_model::RelPath) -> bool {
     let text = path.as_str();
     let mut dirs = text.split('/');
     dirs.next_back();
     dirs.any(|dir| {
         let dir = dir.to_ascii_lowercase();
-        matches!(dir.as_str(), "templates" | "template")
-            || dir.ends_with("_template")
+        matches!(
+            dir.as_str(),
+            "templates" | "template" | "skeletons" | "skeleton" | "archetypes"
+        ) || dir.ends_with("_template")
             || dir.ends_with("-template")
             || dir.starts_with("template-")
             || dir.starts_with("template_")
@@ -241,6 +245,11 @@ mod tests {
                 finding("unresolved-import", "benches/src/lib.rs"),
                 finding("broken-link", "docs/ref/templates/language.txt"),
                 finding("orphan-document", "gen/Template/page.md"),
+                finding(
+                    "orphan-document",
+                    "create/skeletons/theme/content/posts/post-1.md",
+                ),
+                finding("binary-file", "media/testdata/fake.js"),
                 finding("parse-error", "scripts/templates/broken.js"),
                 finding("orphan-document", "docs/templates-guide.md"),
                 finding("unresolved-import", "src/templates.js"),

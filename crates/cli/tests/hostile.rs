@@ -29,6 +29,12 @@ fn hostile_tree(root: &Path) {
         "broken-front-matter.md",
         b"---\ntitle: [unclosed\n---\n# Body Title\n\ntext\n",
     );
+    // A Hugo archetype: YAML once `hugo new` fills it in.
+    write(
+        root,
+        "archetypes/default.md",
+        b"---\ntitle: {{ replace .File.ContentBaseName \"-\" \" \" }}\ndate: {{ .Date }}\n---\n",
+    );
     write(
         root,
         "src/bad.ts",
@@ -95,6 +101,10 @@ fn hostile_tree_is_indexed_with_a_diagnostic_for_each_problem() {
     assert!(
         has("front-matter-invalid", "broken-front-matter.md"),
         "{codes:?}"
+    );
+    assert!(
+        !has("front-matter-invalid", "archetypes/default.md"),
+        "a template's front matter: {codes:?}"
     );
     assert!(has("parse-error", "src/bad.ts"), "{codes:?}");
     assert!(has("manifest-invalid", "package.json"), "{codes:?}");

@@ -318,7 +318,13 @@ fn analyse_file_bytes(file: &WalkedFile, bytes: Vec<u8>, cache: &AnalysisCache) 
         Kind::Document(format) => {
             let facts = format.analyze(text, file.path.file_stem());
             let mut diagnostics = Vec::new();
-            if let Some(error) = &facts.front_matter_error {
+            // A template's front matter (a Hugo archetype's `title: {{ .Name }}`) becomes YAML
+            // only once it is filled in.
+            if let Some(error) = facts
+                .front_matter_error
+                .as_ref()
+                .filter(|_| !front_matter_is_template(text))
+            {
                 diagnostics.push(Diagnostic::new(
                     "front-matter-invalid",
                     Severity::Warning,
@@ -517,6 +523,16 @@ pub fn hash_file(root: &RootDir, file: &WalkedFile) -> ContentHash {
         .ok()
         .and_then(|mut handle| hash_streaming(&mut handle.reported_bytes()).ok())
         .map_or_else(|| ContentHash::of_bytes(b""), |(hash, _)| hash)
+}
+
+/// Whether a document's front matter (its opening `---` block) holds template placeholders
+/// (`{{`, `{%`, `<%`): a template a tool fills in, not YAML yet.
+fn front_matter_is_template(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix("---") else {
+        return false;
+    };
+    let block = rest.find("\n---").map_or(rest, |end| &rest[..end]);
+    ["{{", "{%", "<%"].iter().any(|open| block.contains(open))
 }
 
 #[cfg(test)]
