@@ -23,6 +23,19 @@ pub(crate) enum Dialect {
     JavaScript,
 }
 
+/// Whether a script is a bundle a tool wrote: it opens with browserify's prelude (the module
+/// loader `(function(){function r(e,n,t){…` or its older `(function e(t,n,r){…`) or webpack's
+/// bootstrap (`/******/`, `webpackBootstrap`). Hugo keeps such a `livereload.js`.
+fn is_bundle(src: &[u8]) -> bool {
+    let head = &src[..src.len().min(2048)];
+    let text = String::from_utf8_lossy(head);
+    let start = text.trim_start();
+    start.starts_with("(function(){function r(e,n,t){")
+        || start.starts_with("(function e(t,n,r){function s(o,u){")
+        || start.starts_with("/******/")
+        || text.contains("webpackBootstrap")
+}
+
 pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>, dialect: Dialect) -> Found {
     let top = named_children(root);
     let scope = Scope::collect(ctx, &top);
@@ -40,9 +53,15 @@ pub(crate) fn analyze(ctx: &Ctx<'_>, root: Node<'_>, dialect: Dialect) -> Found 
             class_members(ctx, class, &mut members);
         }
     }
+    // A bundle's `require("./x")` names an entry of its own module table, not a file.
+    let imports = if is_bundle(ctx.src) {
+        Vec::new()
+    } else {
+        imports(ctx, root)
+    };
     Found {
         symbols,
-        imports: imports(ctx, root),
+        imports,
         members,
         namespaces: Vec::new(),
         internal_names: Vec::new(),
@@ -784,6 +803,25 @@ fn dynamic_import(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::{ImportKind, Language, MemberKind, SymbolKind, analyze};
+
+    #[test]
+    fn a_bundle_names_no_files() {
+        let specifiers = |src: &str| -> Vec<String> {
+            analyze(Language::JavaScript, src.as_bytes())
+                .imports
+                .into_iter()
+                .map(|i| i.specifier)
+                .collect()
+        };
+        let body = "{1:[function(require,module,exports){\nvar wks = require('./_wks');\n},{}]},{},[1]);\n";
+        let browserify = format!(
+            "(function(){{function r(e,n,t){{function o(i,f){{}}return o}}return r}})()({body}"
+        );
+        assert!(specifiers(&browserify).is_empty());
+        let webpack = "/******/ (() => { // webpackBootstrap\nrequire('./a');\n})();\n";
+        assert!(specifiers(webpack).is_empty());
+        assert_eq!(specifiers("var wks = require('./_wks');\n"), ["./_wks"]);
+    }
 
     fn symbols(
         language: Language,
