@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 31;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 32;
 
 /// What the build may ask of the disk beyond the observed files: a seam, so tests answer from a
 /// list. A closure `Fn(&RelPath) -> bool` is a `Disk` whose [`Disk::exists`] it is.
@@ -1558,6 +1558,7 @@ impl<'a> Builder<'a> {
                         if !crate::links::page_files(&resolved).iter().any(written)
                             && !by_hook
                             && !self.site_roots.leaves_site(&record.path, target)
+                            && !self.leaves_flat_pages(&record.path, target)
                         {
                             diagnostics.push(broken(format!(
                                 "points to `{resolved}`, which does not exist"
@@ -1736,6 +1737,18 @@ impl<'a> Builder<'a> {
             .into_iter()
             .flatten()
             .find_map(|p| self.entity_at(&p))
+    }
+
+    /// Whether a link written as a URL climbs out of the flat namespace a numbered tree's pages
+    /// are served in by a site this repository does not configure (svelte.dev serves
+    /// `documentation/docs/01-introduction/02-getting-started.md` at
+    /// `/docs/svelte/getting-started`, so its `../kit` is `/docs/kit`, another project's
+    /// pages): not judged. Inside a detected site the site's own layout decides.
+    fn leaves_flat_pages(&self, from: &RelPath, target: &str) -> bool {
+        target.starts_with("../")
+            && crate::sites::is_url_style(target)
+            && crate::links::in_numbered_tree(from)
+            && !self.site_roots.judges(from)
     }
 
     /// Keeps each package's manifest-named readme when it is a document, following a symbolic
@@ -2471,6 +2484,46 @@ mod tests {
             "{{ .Destination }}\n",
         ));
         assert!(broken_links(&snapshot_of(&files)).is_empty());
+    }
+
+    #[test]
+    fn a_numbered_tree_served_flat_elsewhere_links_above_itself_to_other_sites() {
+        let start = "# Getting started\n\nUse [SvelteKit](../kit/project-types), see \
+            [state](state), [gone](gone) and [a file](../02-runes/09-gone.md).\n";
+        let files = vec![
+            (
+                "documentation/docs/01-introduction/01-overview.md",
+                "# Overview\n",
+            ),
+            (
+                "documentation/docs/01-introduction/02-getting-started.md",
+                start,
+            ),
+            ("documentation/docs/02-runes/01-state.md", "# State\n"),
+            (
+                "docs/guide/intro.md",
+                "# Intro\n\n[SvelteKit](../kit/project-types)\n",
+            ),
+        ];
+        // `../kit/…` leaves the flat namespace svelte.dev serves the numbered pages in; a bare
+        // name that is no page and a file's path are judged, and so is the same link from a
+        // page of no numbered tree.
+        let s = snapshot_of(&files);
+        assert_eq!(
+            broken_links(&s),
+            [
+                "docs/guide/intro.md: link `../kit/project-types` points to `docs/kit/project-types`, which does not exist",
+                "documentation/docs/01-introduction/02-getting-started.md: link `../02-runes/09-gone.md` points to `documentation/docs/02-runes/09-gone.md`, which does not exist",
+                "documentation/docs/01-introduction/02-getting-started.md: link `gone` points to `documentation/docs/01-introduction/gone`, which does not exist",
+            ]
+        );
+        let mut in_site = files.clone();
+        in_site.push((
+            "documentation/docusaurus.config.js",
+            "module.exports = {};\n",
+        ));
+        // Inside a detected site, the site's layout decides: Docusaurus keeps folders.
+        assert_eq!(broken_links(&snapshot_of(&in_site)).len(), 4);
     }
 
     #[test]

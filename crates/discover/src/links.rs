@@ -129,6 +129,15 @@ fn page_stem(name: &str) -> Option<&str> {
         .filter(|stem| !stem.is_empty())
 }
 
+/// Whether a document is a page of a numbered tree (`docs/01-introduction/02-getting-started.md`:
+/// its name and its folder's both start with an order number), which sites built outside the
+/// repository serve flat, by name without the numbers (svelte.dev's `/docs/svelte/getting-started`,
+/// see [`pages_by_name`]).
+pub fn in_numbered_tree(path: &RelPath) -> bool {
+    page_stem(path.file_name()).is_some_and(|stem| without_number_prefix(stem).is_some())
+        && without_number_prefix(path.parent().file_name()).is_some()
+}
+
 /// A stem without its number prefix (`01-intro`, `2_setup`, `10.faq` → `intro`, `setup`,
 /// `faq`); `None` when it has none.
 fn without_number_prefix(stem: &str) -> Option<&str> {

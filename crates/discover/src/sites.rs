@@ -284,7 +284,7 @@ fn is_link_render_hook(path: &RelPath) -> bool {
 
 /// Whether a link's path reads as a URL of a page rather than a file of the repository: it ends
 /// with `/`, names `.html` or `.htm`, or its last segment has no extension (`../kit`, `..`).
-fn is_url_style(target: &str) -> bool {
+pub(crate) fn is_url_style(target: &str) -> bool {
     let last = target.rsplit('/').next().unwrap_or(target);
     let extension = last
         .rsplit_once('.')
