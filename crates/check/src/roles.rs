@@ -3,7 +3,7 @@
 //! inputs, outputs or demonstrations: a Markdown file under `tests/format/` is a formatter's
 //! input, a playground imports what its build produces, an example is assembled by the site
 //! that shows it. Their broken links, unresolved imports, orphan status, text that is not
-//! UTF-8 or not text (a test's deliberately mis-encoded input) and manifests that do not parse (a
+//! UTF-8 or not text (a test's deliberately mis-encoded input), front matter and manifests that do not parse (a
 //! highlighter's test input named `Cargo.toml`) are not findings, and neither is a package
 //! of them that no document covers (a playground's `package.json`
 //! needs no page; an area is judged as it is, since the file its finding names is only its
@@ -40,6 +40,7 @@ const CONTENT_CODES: &[&str] = &[
     "invalid-utf8",
     "binary-file",
     "manifest-invalid",
+    "front-matter-invalid",
 ];
 
 /// `diagnostics` without the [`CONTENT_CODES`] findings on files whose role exempts them.
@@ -250,6 +251,7 @@ mod tests {
                     "create/skeletons/theme/content/posts/post-1.md",
                 ),
                 finding("binary-file", "media/testdata/fake.js"),
+                finding("front-matter-invalid", "test/source/_broken/bad_post.md"),
                 finding("parse-error", "scripts/templates/broken.js"),
                 finding("orphan-document", "docs/templates-guide.md"),
                 finding("unresolved-import", "src/templates.js"),

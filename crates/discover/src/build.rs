@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 32;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 33;
 
 /// What the build may ask of the disk beyond the observed files: a seam, so tests answer from a
 /// list. A closure `Fn(&RelPath) -> bool` is a `Disk` whose [`Disk::exists`] it is.
@@ -1498,7 +1498,9 @@ impl<'a> Builder<'a> {
                             }
                         }
                         Some(_) => {}
-                        None if by_hook || self.site_roots.leaves_site(&record.path, target) => {}
+                        None if by_hook
+                            || self.site_roots.leaves_site(&record.path, target)
+                            || crate::links::is_forge_page(&record.path, target) => {}
                         None => {
                             diagnostics.push(broken("points outside the repository".to_owned()))
                         }

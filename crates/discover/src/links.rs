@@ -276,16 +276,57 @@ pub fn is_placeholder(target: &str) -> bool {
     PLACEHOLDER_MARKERS.iter().any(|m| target.contains(m))
         || (target.starts_with(['%']) && target.ends_with('%') && target.len() > 1)
         || is_constant_name(target)
+        || target.strip_prefix('$').is_some_and(|name| {
+            is_constant_name(name) || (!name.is_empty() && name.chars().all(char::is_uppercase))
+        })
 }
 
 /// A target that is a constant's name (`ENGLISH_VERSION_URL`, `RUN_URL`): capitals, digits and
-/// at least one `_`, a template's variable waiting to be replaced, not a file.
+/// at least one `_`, a template's variable waiting to be replaced, not a file. With a `$`
+/// before it (`$BRANCH_URL`, `$URL`), a shell or workflow variable.
 fn is_constant_name(target: &str) -> bool {
     target.contains('_')
         && target.bytes().any(|b| b.is_ascii_uppercase())
         && target
             .bytes()
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// The pages a forge serves beside a repository's files (`github.com/<owner>/<repo>/issues`).
+const FORGE_PAGES: &[&str] = &[
+    "actions",
+    "commits",
+    "compare",
+    "contributors",
+    "discussions",
+    "graphs",
+    "issues",
+    "labels",
+    "milestones",
+    "network",
+    "projects",
+    "pulls",
+    "pulse",
+    "releases",
+    "security",
+    "stargazers",
+    "tags",
+    "wiki",
+];
+
+/// Whether a relative link that climbs out of the repository names a page of the forge that
+/// shows the document: GitHub shows a file at `/<owner>/<repo>/blob/<branch>/<path>`, so from
+/// a file `d` folders deep, `d + 2` steps up reach `/<owner>/<repo>/`, and the README's
+/// `../../graphs/contributors` is the repository's contributors page.
+pub fn is_forge_page(from: &RelPath, target: &str) -> bool {
+    let mut ups = 0;
+    let mut rest = target;
+    while let Some(after) = rest.strip_prefix("../") {
+        ups += 1;
+        rest = after;
+    }
+    let page = rest.split(['/', '#', '?']).next().unwrap_or("");
+    ups == from.parent().depth() + 2 && FORGE_PAGES.contains(&page)
 }
 
 /// Whether a link path names a directory by its form (`guide/`, `.`, `..`).
@@ -789,6 +830,18 @@ mod tests {
     }
 
     #[test]
+    fn forge_pages_are_reached_by_climbing_past_blob_and_branch() {
+        let readme = p("README.md");
+        assert!(is_forge_page(&readme, "../../graphs/contributors"));
+        assert!(is_forge_page(&readme, "../../issues"));
+        assert!(is_forge_page(&p("docs/guide.md"), "../../../wiki/Home"));
+        assert!(!is_forge_page(&readme, "../graphs"));
+        assert!(!is_forge_page(&readme, "../../../issues"));
+        assert!(!is_forge_page(&readme, "../../src/lib.rs"));
+        assert!(!is_forge_page(&p("docs/guide.md"), "../../issues"));
+    }
+
+    #[test]
     fn placeholders_are_recognised() {
         for target in [
             "{{RUN_URL}}",
@@ -799,6 +852,8 @@ mod tests {
             "${base}/a.md",
             "./x/{{version}}.md",
             "ENGLISH_VERSION_URL",
+            "$BRANCH_URL",
+            "$URL",
         ] {
             assert!(is_placeholder(target), "{target}");
         }
@@ -811,6 +866,8 @@ mod tests {
             "README_FIRST.md",
             "LICENSE",
             "__init__",
+            "$",
+            "$effect",
         ] {
             assert!(!is_placeholder(target), "{target}");
         }

@@ -159,7 +159,14 @@ const EXAMPLE_DIRS: &[&str] = &["examples", "example", "demo", "demos", "samples
 /// `src/test/kotlin`).
 pub const JVM_SOURCE_ROOTS: &[&str] = &["java", "kotlin", "scala", "groovy"];
 const PLAYGROUND_DIRS: &[&str] = &["playground", "playgrounds", "sandbox", "sandboxes"];
-const GENERATED_DIRS: &[&str] = &["generated", ".generated", "__generated__", "gen"];
+/// Lowercase. `BenchmarkDotNet.Artifacts` is where BenchmarkDotNet writes its reports.
+const GENERATED_DIRS: &[&str] = &[
+    "generated",
+    ".generated",
+    "__generated__",
+    "gen",
+    "benchmarkdotnet.artifacts",
+];
 const VENDORED_DIRS: &[&str] = &[
     "vendor",
     "vendored",
@@ -409,6 +416,10 @@ mod tests {
         assert_eq!(role("tests/fixtures/a.json"), Some(FileRole::Fixture));
         assert_eq!(role("pkg/testdata/input.go"), Some(FileRole::Fixture));
         assert_eq!(role("examples/basic/main.py"), Some(FileRole::Example));
+        assert_eq!(
+            role("bench/BenchmarkDotNet.Artifacts/results/Polly.Bench-report-github.md"),
+            Some(FileRole::Generated)
+        );
         // Java packages are no role directories; the source set above them still is.
         assert_eq!(role("src/main/java/com/example/app/Server.java"), None);
         assert_eq!(role("src/main/java/org/foo/gen/Parser.java"), None);
