@@ -17,7 +17,7 @@
 //! log entries (`changelog_unreleased/`, news fragments such as `19939.bugfix.rst`, by
 //! [`doc_bridge_model::file_role`]); and the
 //! pages of a documentation site (a directory with a `.vitepress/`, `docusaurus.config.*`,
-//! `astro.config.*`, `mkdocs.yml` or `hugo.toml`, [`doc_bridge_model::site_generator`]; not an
+//! `astro.config.*`, `mkdocs.yml`, `hugo.toml` or `docfx.json`, [`doc_bridge_model::site_generator`]; not an
 //! mdBook's, which renders only what its `SUMMARY.md` links to), which its
 //! generator reaches through the sidebar and navigation it builds, not through links. A
 //! translation (`docs/ja/guide.md` beside `docs/en/guide.md`: the same path but for the folder
@@ -460,6 +460,9 @@ mod tests {
         let out = diagnostics(&s, &Graph::new(&s));
         assert_eq!(out.len(), 1);
         s.files.push(file("wiki/hugo.toml"));
+        assert!(diagnostics(&s, &Graph::new(&s)).is_empty());
+        s.files.pop();
+        s.files.push(file("wiki/docfx.json"));
         assert!(diagnostics(&s, &Graph::new(&s)).is_empty());
     }
 

@@ -162,6 +162,7 @@ impl SiteRoots {
                     add("/", site.join("content"));
                     add("/", site.join("static"));
                 }
+                Generator::DocFx => add("/", Some(site.clone())),
             }
         }
         for source in sphinx {

@@ -25,11 +25,15 @@ pub enum SiteGenerator {
     MdBook,
     /// `hugo.toml`, `hugo.yaml`, `hugo.yml` or `hugo.json` (Hugo).
     Hugo,
+    /// `docfx.json` (DocFX, .NET's documentation generator; its `toc.yml` files are the
+    /// navigation).
+    DocFx,
 }
 
 /// The site a file configures or belongs to by name: the directory holding `.vitepress/` for
 /// any file inside it, the directory of `docusaurus.config.*`, `astro.config.*` or
-/// `mkdocs.y(a)ml`, `book.toml` or `hugo.{toml,yaml,yml,json}`. `None` for every other file.
+/// `mkdocs.y(a)ml`, `book.toml`, `hugo.{toml,yaml,yml,json}` or `docfx.json`. `None` for every
+/// other file.
 pub fn site_of(path: &RelPath) -> Option<(RelPath, SiteGenerator)> {
     let text = path.as_str();
     if text.starts_with(".vitepress/") {
@@ -42,6 +46,7 @@ pub fn site_of(path: &RelPath) -> Option<(RelPath, SiteGenerator)> {
         "mkdocs.yml" | "mkdocs.yaml" => SiteGenerator::MkDocs,
         "book.toml" => SiteGenerator::MdBook,
         "hugo.toml" | "hugo.yaml" | "hugo.yml" | "hugo.json" => SiteGenerator::Hugo,
+        "docfx.json" => SiteGenerator::DocFx,
         name if is_script_named(name, "docusaurus.config") => SiteGenerator::Docusaurus,
         name if is_script_named(name, "astro.config") => SiteGenerator::Starlight,
         _ => return None,
@@ -147,6 +152,7 @@ mod tests {
         assert_eq!(site("docs/en/mkdocs.yml"), Some(("docs/en".into(), MkDocs)));
         assert_eq!(site("guide/book.toml"), Some(("guide".into(), MdBook)));
         assert_eq!(site("docs/hugo.toml"), Some(("docs".into(), Hugo)));
+        assert_eq!(site("docs/docfx.json"), Some(("docs".into(), DocFx)));
         for other in [
             "docs/vitepress/config.ts",
             "astro.config.json",
