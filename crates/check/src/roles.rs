@@ -23,7 +23,8 @@
 //! cargo-fuzz's `fuzz/Cargo.toml`), a test application (a folder named with the word `test`,
 //! `tests`, `testing`, `e2e`, `bench` or `stress`: `android-test-app`, `maven-tests`), an
 //! example (the word `example`, `demo` or `sample`, or their plurals: `internal-example-plugin`)
-//! or a build's own logic (`buildSrc/`, `build-logic/`) exercises, shows or builds the code for
+//! or a build's own logic (`buildSrc/`, `build-logic/`, a Rust workspace's `xtask`, `xtask-*`)
+//! exercises, shows or builds the code for
 //! its developers; no document needs to cover it, so its `uncovered-package` is not a finding.
 
 use std::collections::HashMap;
@@ -144,6 +145,10 @@ fn is_exercise(path: &doc_bridge_model::RelPath) -> bool {
     let folder = dirs.last().map_or("", String::as_str);
     dirs.iter().any(|dir| EXERCISE_DIRS.contains(&dir.as_str()))
         || BUILD_LOGIC_DIRS.contains(&folder)
+        // The `cargo xtask` convention: a workspace's own automation (`xtask/`, `xtask-lint-docs/`).
+        || folder == "xtask"
+        || folder.starts_with("xtask-")
+        || folder.starts_with("xtask_")
         || folder
             .split(['-', '_', '.'])
             .any(|word| EXERCISE_WORDS.contains(&word))
@@ -243,6 +248,9 @@ mod tests {
                     "crates/nu_plugin_stress_internals/Cargo.toml",
                 ),
                 finding("uncovered-package", "crates/resampler/Cargo.toml"),
+                finding("uncovered-package", "crates/xtask-lint-docs/Cargo.toml"),
+                finding("uncovered-package", "xtask/Cargo.toml"),
+                finding("uncovered-package", "crates/xtasks-of-mine/Cargo.toml"),
                 finding("unresolved-import", "benches/src/lib.rs"),
                 finding("broken-link", "docs/ref/templates/language.txt"),
                 finding("orphan-document", "gen/Template/page.md"),
@@ -265,6 +273,7 @@ mod tests {
                 "uncovered-package benchmarking/Cargo.toml",
                 "uncovered-package packages/contest/package.json",
                 "uncovered-package crates/resampler/Cargo.toml",
+                "uncovered-package crates/xtasks-of-mine/Cargo.toml",
                 "unresolved-import benches/src/lib.rs",
                 "broken-link docs/ref/templates/language.txt",
                 "parse-error scripts/templates/broken.js",

@@ -53,7 +53,7 @@ pub fn analyzer_versions() -> BTreeMap<String, u32> {
 }
 
 /// Version of the assembly rules (areas, resolution, mentions). Bump on any change of output.
-pub const SNAPSHOT_BUILD_VERSION: u32 = 34;
+pub const SNAPSHOT_BUILD_VERSION: u32 = 35;
 
 /// What the build may ask of the disk beyond the observed files: a seam, so tests answer from a
 /// list. A closure `Fn(&RelPath) -> bool` is a `Disk` whose [`Disk::exists`] it is.
@@ -1542,7 +1542,13 @@ impl<'a> Builder<'a> {
                     let path = module.as_str().strip_prefix("module:")?;
                     Some(Found::File(RelPath::new(path)?))
                 };
+                // mdBook renders a folder's `README.md` as its `index.html`.
+                let readme_index = || {
+                    let readme = self.site_roots.readme_as_index(&resolved)?;
+                    (tree.is_file)(&readme).then_some(Found::File(readme))
+                };
                 match crate::links::find(&tree, &resolved, directory_form)
+                    .or_else(readme_index)
                     .or_else(in_default_locale)
                     .or_else(bare_page)
                     .or_else(docc_resource)
@@ -2526,6 +2532,42 @@ mod tests {
         ));
         // Inside a detected site, the site's layout decides: Docusaurus keeps folders.
         assert_eq!(broken_links(&snapshot_of(&in_site)).len(), 4);
+    }
+
+    #[test]
+    fn an_mdbook_serves_a_folders_readme_as_its_index() {
+        let files = [
+            ("book/book.toml", "[book]\ntitle = \"B\"\n"),
+            (
+                "book/src/SUMMARY.md",
+                "- [Intro](README.md)\n- [CI](ci/README.md)\n",
+            ),
+            ("book/src/README.md", "# Intro\n"),
+            ("book/src/ci/README.md", "# CI\n"),
+            (
+                "book/src/usage.md",
+                "[intro](index.md), [CI](ci/index.md), [gone](gone/index.md)\n",
+            ),
+            ("notes/a.md", "[up](index.md)\n"),
+            ("notes/README.md", "# Notes\n"),
+        ];
+        let s = snapshot_of(&files);
+        // Outside a book, `index.md` is a file of that name.
+        assert_eq!(
+            broken_links(&s),
+            [
+                "book/src/usage.md: link `gone/index.md` points to `book/src/gone/index.md`, which does not exist",
+                "notes/a.md: link `index.md` points to `notes/index.md`, which does not exist",
+            ]
+        );
+        let targets = link_targets(&s, "book/src/usage.md");
+        assert_eq!(
+            targets,
+            [
+                "document:book/src/README.md",
+                "document:book/src/ci/README.md"
+            ]
+        );
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct SiteRoot {
     /// The site's own code decides what a link names (a Hugo link render hook,
     /// `layouts/_markup/render-link.html`): a link that names nothing here is not judged.
     links_by_hook: bool,
+    /// A folder's `README.md` is served as its `index.html` (mdBook), so `index.md` names it.
+    readme_index: bool,
 }
 
 /// The site roots of a repository.
@@ -74,6 +76,7 @@ impl SiteRoots {
                     page_folders: false,
                     host_beside: false,
                     links_by_hook: false,
+                    readme_index: false,
                 })
                 .collect(),
             configured: true,
@@ -127,6 +130,7 @@ impl SiteRoots {
                         page_folders,
                         host_beside: true,
                         links_by_hook,
+                        readme_index: generator == Generator::MdBook,
                     });
                 }
             };
@@ -174,6 +178,7 @@ impl SiteRoots {
                 page_folders: false,
                 host_beside: false,
                 links_by_hook: false,
+                readme_index: false,
             });
         }
         roots.sort_by(|a, b| a.site.cmp(&b.site));
@@ -207,8 +212,23 @@ impl SiteRoots {
             page_folders: false,
             host_beside: false,
             links_by_hook: false,
+            readme_index: false,
         });
         roots
+    }
+
+    /// The page an mdBook serves for `path` when `path` is a folder's `index.md` or `index.html`
+    /// in it: the folder's `README.md`, which mdBook renders as `index.html`.
+    pub fn readme_as_index(&self, path: &RelPath) -> Option<RelPath> {
+        let served = !self.configured
+            && self
+                .roots
+                .iter()
+                .any(|root| root.readme_index && path.is_within(&root.dir));
+        let index = matches!(path.file_name(), "index.md" | "index.html");
+        (served && index)
+            .then(|| path.parent().join("README.md"))
+            .flatten()
     }
 
     /// Whether the site the document at `from` is a page of decides what its links name in its
