@@ -54,6 +54,23 @@ pub struct SiteRoot {
     readme_index: bool,
 }
 
+impl SiteRoot {
+    /// A directory served at `/` that is its own site, with none of a generator's conventions:
+    /// a configured root, a Sphinx source directory, the repository root.
+    fn plain(dir: RelPath) -> Self {
+        SiteRoot {
+            prefix: "/".to_owned(),
+            site: dir.clone(),
+            dir,
+            locale_fallback: false,
+            page_folders: false,
+            host_beside: false,
+            links_by_hook: false,
+            readme_index: false,
+        }
+    }
+}
+
 /// The site roots of a repository.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SiteRoots {
@@ -68,16 +85,7 @@ impl SiteRoots {
         SiteRoots {
             roots: dirs
                 .iter()
-                .map(|dir| SiteRoot {
-                    prefix: "/".to_owned(),
-                    dir: dir.clone(),
-                    site: dir.clone(),
-                    locale_fallback: false,
-                    page_folders: false,
-                    host_beside: false,
-                    links_by_hook: false,
-                    readme_index: false,
-                })
+                .map(|dir| SiteRoot::plain(dir.clone()))
                 .collect(),
             configured: true,
         }
@@ -170,16 +178,7 @@ impl SiteRoots {
             }
         }
         for source in sphinx {
-            roots.push(SiteRoot {
-                prefix: "/".to_owned(),
-                dir: source.clone(),
-                site: source.clone(),
-                locale_fallback: false,
-                page_folders: false,
-                host_beside: false,
-                links_by_hook: false,
-                readme_index: false,
-            });
+            roots.push(SiteRoot::plain(source.clone()));
         }
         roots.sort_by(|a, b| a.site.cmp(&b.site));
         SiteRoots {
@@ -204,16 +203,7 @@ impl SiteRoots {
                 std::cmp::Reverse(if holds { root.site.depth() } else { 0 }),
             )
         });
-        roots.push(SiteRoot {
-            prefix: "/".to_owned(),
-            dir: RelPath::root(),
-            site: RelPath::root(),
-            locale_fallback: false,
-            page_folders: false,
-            host_beside: false,
-            links_by_hook: false,
-            readme_index: false,
-        });
+        roots.push(SiteRoot::plain(RelPath::root()));
         roots
     }
 
